@@ -1,0 +1,100 @@
+/**
+ * The default validator compiler: Ajv 8 (Draft-07) with Fastify 4's baseline options, `ajv-formats`, the
+ * application's `ajv.customOptions` and `ajv.plugins`, and the shared schemas visible to one encapsulation context.
+ *
+ * One compiler (one Ajv instance) is built per distinct set of shared schemas, because two sibling contexts may each
+ * add a different schema under the same `$id`; `SchemaContext` caches the compilers app-wide.
+ */
+import Ajv, { type Options as AjvOptions } from 'ajv'
+import addFormats from 'ajv-formats'
+
+/** An Ajv plugin: `plugin(ajv, options?)`, for example `ajv-errors` or `ajv-keywords`. */
+export type AjvPlugin = (ajv: Ajv, options?: any) => unknown
+
+/** The factory option `ajv` (alias `validator`), after validation. */
+export interface AjvServerOptions {
+  customOptions: AjvOptions & Record<string, unknown>
+  plugins: Array<AjvPlugin | [AjvPlugin, unknown]>
+}
+
+/** What a validator compiler receives for one part of one route. */
+export interface ValidatorCompilerArgs {
+  schema: any
+  method: string | string[]
+  url: string
+  httpPart: string
+}
+
+/**
+ * A validation function: returns `true`/`false` (Ajv style, errors on `.errors`) or `{ value }` / `{ error }`.
+ */
+export type ValidationFunction = ((data: any) => any) & { errors?: any }
+export type ValidatorCompiler = (args: ValidatorCompilerArgs) => ValidationFunction
+/** `schemaController.compilersFactory.buildValidator`: builds a compiler that can resolve the external schemas. */
+export type ValidatorFactory = (externalSchemas: Record<string, any>, ajvOptions: AjvServerOptions) => ValidatorCompiler
+
+/** Fastify 4's baseline. `allErrors` stays false on purpose: reporting every error lets a crafted payload cost more. */
+const baselineOptions: AjvOptions = {
+  coerceTypes: 'array',
+  useDefaults: true,
+  removeAdditional: true,
+  addUsedSchema: false,
+  allErrors: false
+}
+
+/** Ajv 6's `jsonPointers` is always on in Ajv 8, which logs "NOT SUPPORTED" for it; users copy it from old examples. */
+const ajv6OnlyOptions = ['jsonPointers']
+
+function pluginFunction (entry: AjvPlugin | [AjvPlugin, unknown]): AjvPlugin {
+  return Array.isArray(entry) ? entry[0] : entry
+}
+
+/** Builds an Ajv instance with the baseline, formats, user options and plugins, and the given external schemas. */
+export function buildAjv (options: AjvServerOptions, externalSchemas: Record<string, any>): Ajv {
+  const ajvOptions: Record<string, unknown> = { ...baselineOptions, ...options.customOptions }
+  for (const name of ajv6OnlyOptions) delete ajvOptions[name]
+  const ajv = new Ajv(ajvOptions)
+
+  // A user who lists ajv-formats (maybe with options such as `mode: 'fast'`) gets their own configuration; applying
+  // it twice would fail on its `formatMaximum` keywords.
+  if (!options.plugins.some((entry) => pluginFunction(entry) === addFormats)) addFormats(ajv)
+  for (const entry of options.plugins) {
+    if (Array.isArray(entry)) entry[0](ajv, entry[1])
+    else entry(ajv)
+  }
+
+  for (const key of Object.keys(externalSchemas)) {
+    const schema = externalSchemas[key]
+    // A custom bucket may key a schema without `$id`: Ajv then needs the key to resolve `$ref: 'key#'`.
+    if (schema !== null && typeof schema === 'object' && typeof schema.$id === 'string') ajv.addSchema(schema)
+    else ajv.addSchema(schema, key)
+  }
+  return ajv
+}
+
+function cacheKey (schema: unknown): string | undefined {
+  try {
+    return JSON.stringify(schema)
+  } catch {
+    return undefined // cyclic schema: compile it without caching
+  }
+}
+
+/**
+ * The default `buildValidator`. The returned compiler ignores `httpPart`, so a schema seen twice (same JSON) is
+ * compiled once and the function reused by every route of the contexts sharing this compiler.
+ */
+export const buildDefaultValidator: ValidatorFactory = (externalSchemas, ajvOptions) => {
+  const ajv = buildAjv(ajvOptions, externalSchemas)
+  const compiled = new Map<string, ValidationFunction>()
+  return function defaultValidatorCompiler ({ schema }: ValidatorCompilerArgs): ValidationFunction {
+    const key = cacheKey(schema)
+    if (key !== undefined) {
+      const hit = compiled.get(key)
+      if (hit !== undefined) return hit
+    }
+    const validate = ajv.compile(schema)
+    if (key !== undefined) compiled.set(key, validate)
+    return validate
+  }
+}

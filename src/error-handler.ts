@@ -1,0 +1,124 @@
+/**
+ * Error handling. Every error sent on a reply runs the route's `onError` hooks once, then the error-handler chain:
+ * the route's or context's custom handler first; if that handler throws or sends an error, its parent's handler
+ * gets it, down to the default handler, which answers `{ statusCode, code, error, message }`.
+ */
+import { STATUS_CODES } from 'node:http'
+import { codes } from './errors'
+import { kContext, kRouteContext, kReplyErrorHandlerIndex } from './symbols'
+import { runPayloadHooks, toError } from './hooks'
+import { serializeReply } from './serialization'
+import { kReplyHeaders, kReplyStarted, kReplyHasStatusCode, kReplyInOnError, onSendHook } from './reply'
+import type { AnyFn, ErrorHandlerLink, RouteContext } from './context'
+
+/** The root handler: logs (5xx as errors, 4xx as info) and sends the error, which is then serialized. */
+export function defaultErrorHandler (this: any, error: any, request: any, reply: any): void {
+  if (reply.statusCode < 500) {
+    reply.log.info({ res: reply, err: error }, error?.message)
+  } else {
+    reply.log.error({ req: request, res: reply, err: error }, error?.message)
+  }
+  reply.send(error)
+}
+
+export const defaultErrorHandlerLink: ErrorHandlerLink = { fn: defaultErrorHandler, instance: null, parent: null }
+
+function statusFor (reply: any, error: any): number {
+  const fromError = error.statusCode ?? error.status
+  if (Number.isInteger(fromError) && fromError >= 400 && fromError <= 599) return fromError
+  const current = reply.raw.statusCode
+  if (reply[kReplyHasStatusCode] && current >= 400) return current
+  return 500
+}
+
+/** Entry point for any error on a reply (from `send(err)`, a hook, a parser, the handler, a serializer). */
+export function handleError (reply: any, value: unknown): void {
+  const error: any = toError(value)
+  const res = reply.raw
+  if (res.headersSent || res.writableEnded) {
+    reply.log.error({ err: error }, 'error after the response was sent')
+    if (!res.writableEnded) res.destroy(error)
+    return
+  }
+  reply[kReplyStarted] = false
+  const context: RouteContext = reply[kRouteContext]
+  const current: ErrorHandlerLink | null = reply[kReplyErrorHandlerIndex]
+  if (current === null) {
+    reply.code(statusFor(reply, error))
+    if (error.headers !== null && typeof error.headers === 'object') reply.headers(error.headers)
+    reply[kReplyErrorHandlerIndex] = context.errorHandler
+    if (context.onError === null) {
+      callErrorHandler(reply, context.errorHandler, error)
+    } else {
+      reply[kReplyInOnError] = true
+      runPayloadHooks(context.onError, reply.request, reply, error, (hookErr) => {
+        reply[kReplyInOnError] = false
+        if (hookErr !== null) reply.log.error({ err: hookErr }, 'onError hook failed')
+        callErrorHandler(reply, context.errorHandler, error)
+      })
+    }
+    return
+  }
+  if (current.fn === defaultErrorHandler) {
+    sendErrorPayload(reply, error)
+    return
+  }
+  const next = current.parent ?? defaultErrorHandlerLink
+  reply[kReplyErrorHandlerIndex] = next
+  reply.code(statusFor(reply, error))
+  callErrorHandler(reply, next, error)
+}
+
+function callErrorHandler (reply: any, link: ErrorHandlerLink, error: Error): void {
+  const headers = reply[kReplyHeaders]
+  delete headers['content-type']
+  delete headers['content-length']
+  let result: any
+  try {
+    result = link.fn.call(link.instance ?? reply.server, error, reply.request, reply)
+  } catch (err) {
+    handleError(reply, err)
+    return
+  }
+  if (result !== undefined && result !== null && typeof result.then === 'function') {
+    result.then(
+      (payload: unknown) => { if (payload !== undefined && payload !== reply && !reply.sent) reply.send(payload) },
+      (err: unknown) => handleError(reply, err)
+    )
+  }
+}
+
+/** Serializes the error for the status set on the reply: through the route's response schema when one exists. */
+function sendErrorPayload (reply: any, error: any): void {
+  const statusCode: number = reply.raw.statusCode
+  const payload = {
+    statusCode,
+    code: typeof error.code === 'string' ? error.code : undefined,
+    error: STATUS_CODES[statusCode] ?? 'Unknown Error',
+    message: typeof error.message === 'string' ? error.message : ''
+  }
+  const headers = reply[kReplyHeaders]
+  headers['content-type'] = 'application/json; charset=utf-8'
+  let body: string
+  try {
+    body = serializeReply(reply, reply[kRouteContext], payload, statusCode)
+  } catch (serializationError: any) {
+    reply.log.error({ err: serializationError }, 'the error payload could not be serialized')
+    reply.raw.statusCode = 500
+    const failure = new codes.FST_ERR_FAILED_ERROR_SERIALIZATION(serializationError.message, payload.message)
+    body = JSON.stringify({ statusCode: 500, code: failure.code, error: STATUS_CODES[500], message: failure.message })
+  }
+  reply[kReplyStarted] = true
+  onSendHook(reply, body)
+}
+
+/** `instance.setErrorHandler(fn)`: the parent of the new handler is the one this context inherited. */
+export const errorHandlerInstanceMethods = {
+  setErrorHandler (this: any, fn: AnyFn) {
+    if (typeof fn !== 'function') throw new codes.FST_ERR_ERROR_HANDLER_NOT_FN()
+    const context = this[kContext]
+    const inherited: ErrorHandlerLink = context.errorHandler.instance === this ? context.errorHandler.parent : context.errorHandler
+    context.errorHandler = { fn, instance: this, parent: inherited ?? defaultErrorHandlerLink }
+    return this
+  }
+}

@@ -1,0 +1,244 @@
+/**
+ * The factory: `enclave(options)` builds the root instance. Public methods live on one shared prototype; each
+ * encapsulation context is an `Object.create` of its parent's instance with its own `PluginContext`.
+ */
+import { normalizeOptions, type NormalizedOptions } from './options'
+import { createLogger } from './logger'
+import { kContext, kApp } from './symbols'
+import { PluginContext, type AnyFn } from './context'
+import { attachPluginLoader, translateLoaderError, emptyHooks, FASTIFY_API_VERSION } from './plugin'
+import { Request, subclassRequest, compileTrustProxy, kTrust } from './request'
+import { Reply, subclassReply } from './reply'
+import { decoratorInstanceMethods } from './decorate'
+import { addHook, runApplicationHooks } from './hooks'
+import { createRouter, compileRoute, routeInstanceMethods } from './route'
+import { notFoundInstanceMethods, installDefaultNotFound } from './not-found'
+import { createRequestHandler } from './lifecycle'
+import { errorHandlerInstanceMethods, defaultErrorHandlerLink } from './error-handler'
+import { createServer, serverInstanceMethods, closeServer } from './server'
+import { ContentTypeParserRegistry, contentTypeInstanceMethods } from './content-type-parser'
+import { SchemaContext, schemaInstanceMethods } from './schemas'
+import { serializationInstanceMethods } from './serialization'
+import { codes } from './errors'
+import { version as enclaveVersion } from '../package.json'
+
+/** Application-wide state, shared by every context through `instance[kApp]`. */
+export interface AppState {
+  root: any
+  options: NormalizedOptions
+  logger: any
+  loggingEnabled: boolean
+  requestLogging: boolean
+  started: boolean
+  listening: boolean
+  closing: boolean
+  router: any
+  notFoundRouter: any
+  hasConstraints: boolean
+  routes: any[]
+  autoHeadRoutes: Map<string, any>
+  notFoundByPrefix: Map<string, any>
+  notFoundRecords: any[]
+  applicationHooks: Record<'onReady' | 'preClose' | 'onListen', Array<{ fn: AnyFn, instance: any }>>
+  readyPromise: Promise<any> | null
+  server: any
+  handler: (req: any, res: any) => void
+  genReqId: (req: any) => string
+  childLogger: (id: string, context: any, req: any) => any
+  initialConfig: Readonly<Record<string, unknown>>
+}
+
+function requestIdGenerator (options: NormalizedOptions): (req: any) => string {
+  const header = options.requestIdHeader
+  const generate = options.genReqId ?? (() => {
+    let next = 0
+    return () => {
+      next = next === Number.MAX_SAFE_INTEGER ? 1 : next + 1
+      return 'req-' + next.toString(36)
+    }
+  })()
+  if (header === false) return generate
+  return (req) => {
+    const given = req.headers[header]
+    return typeof given === 'string' && given !== '' ? given : generate(req)
+  }
+}
+
+const instanceProto: Record<string | symbol, any> = {
+  ...decoratorInstanceMethods,
+  ...routeInstanceMethods,
+  ...notFoundInstanceMethods,
+  ...errorHandlerInstanceMethods,
+  ...serverInstanceMethods,
+  ...contentTypeInstanceMethods,
+  ...schemaInstanceMethods,
+  ...serializationInstanceMethods,
+  addHook,
+  hasPlugin (this: any, name: string): boolean {
+    return this[kContext].registeredPlugins.includes(name)
+  },
+  printPlugins (this: any): string {
+    return this[kApp].loader.prettyPrint()
+  },
+  routing (this: any, req: any, res: any): void {
+    this[kApp].handler(req, res)
+  }
+}
+Object.defineProperties(instanceProto, Object.getOwnPropertyDescriptors({
+  get server () { return (this as any)[kApp].server },
+  get log () { return (this as any)[kApp].logger },
+  get prefix () { return (this as any)[kContext].prefix },
+  get pluginName () { return (this as any)[kContext].pluginName },
+  get version () { return FASTIFY_API_VERSION },
+  get enclaveVersion () { return enclaveVersion },
+  get initialConfig () { return (this as any)[kApp].initialConfig },
+  get errorHandler () { return (this as any)[kContext].errorHandler.fn },
+  get listeningOrigin () { return undefined }
+}))
+
+/** Compiles every route (and not-found handler) into its `RouteContext`. Runs once, when the app becomes ready. */
+function compileRoutes (app: AppState): void {
+  for (const record of app.routes) record.context = compileRoute(record, app.options.bodyLimit)
+  for (const record of app.notFoundRecords) record.context = compileRoute(record, app.options.bodyLimit)
+}
+
+export function createInstance (userOptions?: unknown): any {
+  const options = normalizeOptions(userOptions)
+  const { logger, enabled } = createLogger(options.logger)
+  const root = Object.create(instanceProto)
+  const app: AppState = {
+    root,
+    options,
+    logger,
+    loggingEnabled: enabled,
+    requestLogging: enabled && !options.disableRequestLogging,
+    started: false,
+    listening: false,
+    closing: false,
+    router: null,
+    notFoundRouter: null,
+    hasConstraints: false,
+    routes: [],
+    autoHeadRoutes: new Map(),
+    notFoundByPrefix: new Map(),
+    notFoundRecords: [],
+    applicationHooks: { onReady: [], preClose: [], onListen: [] },
+    readyPromise: null,
+    server: null,
+    handler: null as any,
+    genReqId: requestIdGenerator(options),
+    childLogger: (id, context, req) => {
+      const bindings = { [options.requestIdLogLabel]: id }
+      const level = context.logLevel
+      return options.childLoggerFactory !== undefined
+        ? options.childLoggerFactory.call(root, logger, bindings, level ? { level } : {}, req)
+        : logger.child(bindings, level ? { level } : undefined)
+    },
+    initialConfig: Object.freeze({
+      connectionTimeout: options.connectionTimeout,
+      keepAliveTimeout: options.keepAliveTimeout,
+      requestTimeout: options.requestTimeout,
+      maxRequestsPerSocket: options.maxRequestsPerSocket,
+      bodyLimit: options.bodyLimit,
+      caseSensitive: options.caseSensitive,
+      ignoreTrailingSlash: options.ignoreTrailingSlash,
+      ignoreDuplicateSlashes: options.ignoreDuplicateSlashes,
+      maxParamLength: options.maxParamLength,
+      onProtoPoisoning: options.onProtoPoisoning,
+      onConstructorPoisoning: options.onConstructorPoisoning,
+      pluginTimeout: options.pluginTimeout,
+      requestIdHeader: options.requestIdHeader,
+      requestIdLogLabel: options.requestIdLogLabel,
+      http2: options.http2,
+      https: options.https ? true : undefined,
+      http2SessionTimeout: options.http2SessionTimeout,
+      exposeHeadRoutes: options.exposeHeadRoutes,
+      return503OnClosing: options.return503OnClosing,
+      disableRequestLogging: options.disableRequestLogging,
+      trustProxy: options.trustProxy
+    }) as Readonly<Record<string, unknown>>
+  }
+  root[kApp] = app
+
+  const RootRequest = subclassRequest(Request)
+  const RootReply = subclassReply(Reply)
+  RootRequest.prototype.server = root
+  RootReply.prototype.server = root
+  ;(Request.prototype as any)[kTrust] = null
+  RootRequest.prototype[kTrust] = compileTrustProxy(options.trustProxy)
+  root[kContext] = new PluginContext(null, {
+    instance: root,
+    prefix: '',
+    pluginName: 'enclave',
+    hooks: emptyHooks(),
+    schema: SchemaContext.root({ ajv: options.ajv, validator: options.validator, schemaController: options.schemaController, schemaErrorFormatter: options.schemaErrorFormatter, serializerOpts: options.serializerOpts } as any),
+    contentTypeParsers: ContentTypeParserRegistry.root({ bodyLimit: options.bodyLimit, onProtoPoisoning: options.onProtoPoisoning, onConstructorPoisoning: options.onConstructorPoisoning }),
+    errorHandler: defaultErrorHandlerLink,
+    replySerializer: null,
+    Request: RootRequest,
+    Reply: RootReply,
+    requestProps: [],
+    replyProps: [],
+    registeredPlugins: []
+  })
+
+  app.router = createRouter(options, () => {})
+  app.notFoundRouter = createRouter({ ...options, caseSensitive: false, ignoreTrailingSlash: true }, () => {})
+  app.handler = createRequestHandler(app)
+  app.server = createServer(options, app.handler)
+  installDefaultNotFound(root)
+
+  const loader = attachPluginLoader(root, options.pluginTimeout)
+  ;(app as any).loader = loader
+  const avvioReady = loader.ready.bind(loader)
+  const avvioClose = root.close
+  // The listening server closes first when the app closes: this onClose is registered last, and avvio runs them in reverse.
+  loader.once('preReady', () => root.onClose((_instance: any, done: (err?: Error) => void) => closeServer(app, done)))
+
+  root.ready = function ready (this: any, cb?: (err: Error | null) => void): any {
+    if (app.readyPromise === null) {
+      app.readyPromise = new Promise((resolve, reject) => {
+        avvioReady((loadError: Error | null, _context: unknown, done: () => void) => {
+          if (loadError) {
+            reject(translateLoaderError(loadError))
+            done()
+            return
+          }
+          try {
+            compileRoutes(app)
+          } catch (err) {
+            reject(err)
+            done()
+            return
+          }
+          runApplicationHooks(app.applicationHooks.onReady).then(() => {
+            resolve(root)
+            done()
+          }, (err) => {
+            reject(err)
+            done()
+          })
+        })
+      })
+    }
+    if (cb === undefined) return app.readyPromise
+    if (typeof cb !== 'function') throw new codes.FST_ERR_OPTIONS_NOT_OBJ()
+    app.readyPromise.then(() => cb(null), (err) => cb(err))
+    return undefined
+  }
+
+  root.close = function close (this: any, cb?: (err?: Error) => void): any {
+    const closing = (async () => {
+      if (!app.closing) {
+        app.closing = true
+        await runApplicationHooks(app.applicationHooks.preClose)
+      }
+      await avvioClose.call(root)
+    })()
+    if (cb === undefined) return closing
+    closing.then(() => cb(), (err) => cb(err))
+    return root
+  }
+
+  return root
+}

@@ -1,0 +1,240 @@
+/**
+ * The per-request pipeline: route lookup → onRequest → preParsing → body parsing → preValidation → validation →
+ * preHandler → handler. Each step reads only the route's compiled `RouteContext`; nothing is looked up by name.
+ */
+import { codes } from './errors'
+import { kRouteContext } from './symbols'
+import { runHooks, runPayloadHooks, isAnswered, toError } from './hooks'
+import { validateRequest } from './validation'
+import { findNotFound } from './not-found'
+import type { RouteContext } from './context'
+
+const closingBody = '{"error":"Service Unavailable","message":"Service Unavailable","statusCode":503}'
+
+/** Builds the `(req, res)` listener of the HTTP server for one application. */
+export function createRequestHandler (app: any): (req: any, res: any) => void {
+  const router = app.router
+  const rewriteUrl = app.options.rewriteUrl
+
+  return function handleRequest (req: any, res: any): void {
+    if (app.closing) {
+      if (app.options.return503OnClosing) {
+        res.writeHead(503, { 'content-type': 'application/json', 'content-length': String(closingBody.length), connection: 'close' })
+        res.end(closingBody)
+        return
+      }
+      res.setHeader('connection', 'close')
+    }
+    if (rewriteUrl !== undefined) {
+      req.originalUrl = req.url
+      req.url = rewriteUrl.call(app.root, req)
+    }
+    const found = app.hasConstraints
+      ? router.find(req.method, req.url, router.constrainer.deriveConstraints(req))
+      : router.find(req.method, req.url)
+    if (found !== null && found.store !== null) {
+      startRequest(app, found.store.context, req, res, found.params, found.searchParams)
+      return
+    }
+    const { record, query } = findNotFound(app, req.method, req.url)
+    if (found !== null) {
+      // find-my-way's onBadUrl answered: the URL has an invalid percent-encoding
+      const { request, reply } = createRequestReply(app, record.context!, req, res, {}, query)
+      reply.send(new codes.FST_ERR_BAD_URL(req.url))
+      void request
+      return
+    }
+    startRequest(app, record.context!, req, res, {}, query)
+  }
+}
+
+function createRequestReply (app: any, context: RouteContext, req: any, res: any, params: any, query: any): { request: any, reply: any } {
+  const id = app.genReqId(req)
+  const log = app.loggingEnabled ? app.childLogger(id, context, req) : app.logger
+  const request = new context.Request(id, params, req, query, log, context)
+  const reply = new context.Reply(res, request, log, context)
+  for (const [key, value] of context.requestProps) request[key] = value
+  for (const [key, value] of context.replyProps) reply[key] = value
+  return { request, reply }
+}
+
+function startRequest (app: any, context: RouteContext, req: any, res: any, params: any, query: any): void {
+  const { request, reply } = createRequestReply(app, context, req, res, params, query)
+  if (app.requestLogging) request.log.info({ req: request }, 'incoming request')
+  if (context.onResponse !== null || app.requestLogging) watchResponse(app, request, reply)
+  if (context.onTimeout !== null) req.socket?.once('timeout', () => onTimeout(request, reply))
+  if (context.onRequestAbort !== null) watchAbort(request, reply)
+  if (context.onRequest === null) {
+    afterOnRequest(null, request, reply)
+  } else {
+    runHooks(context.onRequest, request, reply, true, afterOnRequest)
+  }
+}
+
+function afterOnRequest (err: Error | null, request: any, reply: any): void {
+  if (err !== null) {
+    reply.send(err)
+    return
+  }
+  const context: RouteContext = request[kRouteContext]
+  if (context.preParsing === null) {
+    handleBody(request, reply, request.raw)
+  } else {
+    runPayloadHooks(context.preParsing, request, reply, request.raw, afterPreParsing)
+  }
+}
+
+function afterPreParsing (err: Error | null, reply: any, payload: any): void {
+  if (isAnswered(reply)) return
+  if (err !== null) {
+    reply.send(err)
+    return
+  }
+  handleBody(reply.request, reply, payload)
+}
+
+/** Parses the body when the method carries one (Fastify's rules): GET/HEAD never; OPTIONS/DELETE only with a type. */
+function handleBody (request: any, reply: any, payload: any): void {
+  const context: RouteContext = request[kRouteContext]
+  const method: string = request.raw.method
+  if (method === 'GET' || method === 'HEAD' || context.isNotFound) {
+    afterBody(request, reply)
+    return
+  }
+  const headers = request.raw.headers
+  const contentType: string | undefined = headers['content-type']
+  const hasBody = headers['transfer-encoding'] !== undefined ||
+    (headers['content-length'] !== undefined && headers['content-length'] !== '0')
+  if (method === 'OPTIONS' || method === 'DELETE') {
+    if (contentType === undefined || !hasBody) {
+      afterBody(request, reply)
+      return
+    }
+  } else if (contentType === undefined && !hasBody) {
+    afterBody(request, reply)
+    return
+  }
+  context.contentTypeParsers.parse(context.instance, request, payload, contentType, context.bodyLimit, (err, body) => {
+    if (err !== null) {
+      reply.send(err)
+      return
+    }
+    request.body = body
+    afterBody(request, reply)
+  })
+}
+
+function afterBody (request: any, reply: any): void {
+  if (isAnswered(reply)) return
+  const context: RouteContext = request[kRouteContext]
+  if (context.preValidation === null) {
+    afterPreValidation(null, request, reply)
+  } else {
+    runHooks(context.preValidation, request, reply, true, afterPreValidation)
+  }
+}
+
+function afterPreValidation (err: Error | null, request: any, reply: any): void {
+  if (err !== null) {
+    reply.send(err)
+    return
+  }
+  const context: RouteContext = request[kRouteContext]
+  if (context.validation !== null) {
+    const validationError = validateRequest(context, request)
+    if (validationError !== undefined) {
+      if (!context.attachValidation) {
+        reply.send(validationError)
+        return
+      }
+      request.validationError = validationError
+    }
+  }
+  if (context.preHandler === null) {
+    invokeHandler(request, reply)
+  } else {
+    runHooks(context.preHandler, request, reply, true, afterPreHandler)
+  }
+}
+
+function afterPreHandler (err: Error | null, request: any, reply: any): void {
+  if (err !== null) {
+    reply.send(err)
+    return
+  }
+  invokeHandler(request, reply)
+}
+
+/** Calls the handler with `this` = its instance; a returned value or promise is sent. */
+export function invokeHandler (request: any, reply: any): void {
+  if (isAnswered(reply)) return
+  const context: RouteContext = request[kRouteContext]
+  let result: any
+  try {
+    result = context.handler.call(context.instance, request, reply)
+  } catch (err) {
+    reply.send(toError(err))
+    return
+  }
+  if (result === undefined || result === reply) return
+  if (result !== null && typeof result.then === 'function') {
+    result.then((payload: unknown) => onHandlerResolved(reply, payload), (err: unknown) => onHandlerRejected(reply, err))
+    return
+  }
+  reply.send(result)
+}
+
+function onHandlerResolved (reply: any, payload: unknown): void {
+  if (payload === reply) return
+  if (payload !== undefined) {
+    if (!reply.sent) reply.send(payload)
+    return
+  }
+  if (!reply.sent && reply.raw.statusCode === 204) {
+    reply.send()
+    return
+  }
+  if (!reply.sent) {
+    reply.log.error({ err: new Error('Promise may not be fulfilled with \'undefined\' when statusCode is not 204') },
+      'An async handler resolved with undefined without sending a reply: return the payload or call reply.send()')
+  }
+}
+
+function onHandlerRejected (reply: any, err: unknown): void {
+  if (reply.sent && reply.raw.headersSent) {
+    reply.log.error({ err }, 'async handler rejected after the reply was sent')
+    return
+  }
+  reply.send(toError(err))
+}
+
+function watchResponse (app: any, request: any, reply: any): void {
+  let done = false
+  const onFinished = (): void => {
+    if (done) return
+    done = true
+    reply.raw.off('finish', onFinished)
+    reply.raw.off('close', onFinished)
+    if (app.requestLogging) request.log.info({ res: reply, responseTime: reply.getResponseTime() }, 'request completed')
+    const hooks = request[kRouteContext].onResponse
+    if (hooks !== null) runHooks(hooks, request, reply, false, logHookError)
+  }
+  reply.raw.on('finish', onFinished)
+  reply.raw.on('close', onFinished)
+}
+
+function watchAbort (request: any, reply: any): void {
+  request.raw.once('close', () => {
+    if (request.raw.aborted === true || (!reply.raw.writableEnded && reply.raw.destroyed)) {
+      runHooks(request[kRouteContext].onRequestAbort, request, reply, false, logHookError)
+    }
+  })
+}
+
+function onTimeout (request: any, reply: any): void {
+  runHooks(request[kRouteContext].onTimeout, request, reply, false, logHookError)
+}
+
+function logHookError (err: Error | null, request: any): void {
+  if (err !== null) request.log.error({ err }, 'hook failed after the response')
+}

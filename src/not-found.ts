@@ -1,0 +1,101 @@
+/**
+ * Not-found handling. Handlers are encapsulated by prefix: `setNotFoundHandler` in a context with prefix `/v1`
+ * answers unmatched URLs under `/v1`, with that context's hooks; everything else falls back to the nearest
+ * shorter prefix, down to the root's default handler. They live in a second router keyed by prefix.
+ */
+import { codes } from './errors'
+import { kContext, kApp, kRouteContext } from './symbols'
+import { supportedMethods, type RouteRecord } from './route'
+import { runHooks } from './hooks'
+import { invokeHandler } from './lifecycle'
+import type { AnyFn, PluginContext } from './context'
+
+function defaultNotFoundHandler (request: any, reply: any): void {
+  reply.code(404).send({
+    message: `Route ${request.method}:${request.url} not found`,
+    error: 'Not Found',
+    statusCode: 404
+  })
+}
+
+function notFoundPaths (prefix: string): string[] {
+  const base = prefix.endsWith('/') ? prefix.slice(0, -1) : prefix
+  return base === '' ? ['/', '/*'] : [base, base + '/', base + '/*']
+}
+
+function install (app: any, instance: any, plugin: PluginContext, handler: AnyFn, hooks: Record<string, unknown>): void {
+  const prefix = plugin.prefix
+  const existing: RouteRecord | undefined = app.notFoundByPrefix.get(prefix)
+  if (existing !== undefined) {
+    if (!existing.options.config?.isDefault) throw new codes.FST_ERR_NOT_FOUND_HANDLER_ALREADY_SET(prefix || '/')
+    for (const path of notFoundPaths(prefix)) app.notFoundRouter.off(supportedMethods, path)
+    app.notFoundRecords.splice(app.notFoundRecords.indexOf(existing), 1)
+  }
+  const record: RouteRecord = {
+    options: { method: supportedMethods, url: prefix + '/*', handler, config: { isDefault: hooks.isDefault === true }, preValidation: hooks.preValidation, preHandler: hooks.preHandler },
+    method: '*',
+    url: prefix + '/*',
+    plugin,
+    instance,
+    context: null,
+    isNotFound: true,
+    autoHead: false
+  }
+  for (const path of notFoundPaths(prefix)) app.notFoundRouter.on(supportedMethods, path, noop, record)
+  app.notFoundByPrefix.set(prefix, record)
+  app.notFoundRecords.push(record)
+}
+
+function noop (): void {}
+
+/** Installs the root's default 404 handler (replaceable once per prefix). */
+export function installDefaultNotFound (root: any): void {
+  install(root[kApp], root, root[kContext], defaultNotFoundHandler, { isDefault: true })
+}
+
+export const notFoundInstanceMethods = {
+  setNotFoundHandler (this: any, opts?: any, handler?: AnyFn) {
+    const app = this[kApp]
+    if (app.started) throw new codes.FST_ERR_INSTANCE_ALREADY_STARTED('setNotFoundHandler')
+    if (typeof opts === 'function') {
+      handler = opts
+      opts = {}
+    }
+    if (handler === undefined) handler = defaultNotFoundHandler
+    if (typeof handler !== 'function') throw new codes.FST_ERR_ROUTE_OPTION_INVALID('handler', 'setNotFoundHandler', this[kContext].prefix || '/', 'must be a function')
+    install(app, this, this[kContext], handler, opts ?? {})
+    return this
+  }
+}
+
+/** The not-found route record for a method and URL (never null: the root default matches everything). */
+export function findNotFound (app: any, method: string, url: string): { record: RouteRecord, query: any } {
+  const found = app.notFoundRouter.find(supportedMethods.includes(method) ? method : 'GET', url)
+  if (found === null || found.store === null || found.store === undefined) {
+    const record = app.notFoundByPrefix.get('')
+    return { record, query: {} }
+  }
+  return { record: found.store, query: found.searchParams }
+}
+
+/** `reply.callNotFound()`: answers with the not-found handler of the request's URL (its preHandler hooks only). */
+export function callNotFound (request: any, reply: any): void {
+  const app = request[kRouteContext].instance[kApp]
+  const { record } = findNotFound(app, request.method, request.url)
+  const context = record.context!
+  request[kRouteContext] = context
+  reply[kRouteContext] = context
+  if (context.preHandler === null) {
+    invokeHandler(request, reply)
+    return
+  }
+  runHooks(context.preHandler, request, reply, true, afterPreHandler)
+}
+
+function afterPreHandler (err: Error | null, request: any, reply: any): void {
+  if (err !== null) {
+    reply.send(err)
+    return
+  }
+  invokeHandler(request, reply)
+}

@@ -1,0 +1,114 @@
+/**
+ * The request object handed to hooks and handlers. Fields set per request are own properties assigned in one
+ * constructor (a stable shape); derived values (`ip`, `hostname`, `protocol`, …) are getters on the prototype.
+ * Every encapsulation context gets its own subclass, so `decorateRequest` in one context never reaches a sibling.
+ */
+import proxyAddr from 'proxy-addr'
+import { kRouteContext } from './symbols'
+import type { RouteContext } from './context'
+
+export interface RequestState {
+  /** Trust function compiled from the `trustProxy` option, or null when proxies are not trusted. */
+  trust: ((addr: string, index: number) => boolean) | null
+}
+
+export function compileTrustProxy (option: unknown): RequestState['trust'] {
+  if (option === false || option === undefined) return null
+  if (option === true) return () => true
+  if (typeof option === 'function') return option as RequestState['trust']
+  if (typeof option === 'number') return (_addr, index) => index < option
+  if (typeof option === 'string') return proxyAddr.compile(option.split(',').map((s) => s.trim()))
+  return proxyAddr.compile(option as string[])
+}
+
+/** The base of every context's request class: it holds the shared getters; instances come from `subclassRequest`. */
+export function Request (): void {}
+
+/** Creates the request class of a child context: same fields, prototype chained to the parent's. */
+export function subclassRequest (Parent: any): any {
+  function ContextRequest (this: any, id: string, params: any, raw: any, query: unknown, log: any, context: RouteContext): void {
+    this.id = id
+    this.params = params
+    this.raw = raw
+    this.query = query
+    this.log = log
+    this.body = undefined
+    this.headers = raw.headers
+    this[kRouteContext] = context
+  }
+  ContextRequest.prototype = Object.create(Parent.prototype)
+  ContextRequest.prototype.constructor = ContextRequest
+  return ContextRequest
+}
+
+function firstHeader (value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value
+}
+
+/** The trust function is set on the root prototype by the instance (`trustProxy` option). */
+export const kTrust = Symbol('enclave.trustProxy')
+
+Object.defineProperties(Request.prototype, {
+  [kTrust]: { value: null, writable: true },
+  url: { get () { return this.raw.url } },
+  originalUrl: { get () { return this.raw.originalUrl ?? this.raw.url } },
+  method: { get () { return this.raw.method } },
+  socket: { get () { return this.raw.socket } },
+  connection: { get () { return this.raw.socket } },
+  ip: {
+    get () {
+      const trust = this[kTrust]
+      return trust === null ? this.raw.socket?.remoteAddress : proxyAddr(this.raw, trust)
+    }
+  },
+  ips: {
+    get () {
+      const trust = this[kTrust]
+      return trust === null ? undefined : proxyAddr.all(this.raw, trust)
+    }
+  },
+  hostname: {
+    get () {
+      const headers = this.raw.headers
+      if (this[kTrust] !== null && headers['x-forwarded-host'] !== undefined && this[kTrust](this.raw.socket?.remoteAddress, 0)) {
+        const forwarded = firstHeader(headers['x-forwarded-host']) as string
+        return forwarded.split(',').pop()!.trim()
+      }
+      return headers.host ?? headers[':authority']
+    }
+  },
+  protocol: {
+    get () {
+      const headers = this.raw.headers
+      if (this[kTrust] !== null && headers['x-forwarded-proto'] !== undefined && this[kTrust](this.raw.socket?.remoteAddress, 0)) {
+        const proto = firstHeader(headers['x-forwarded-proto']) as string
+        return proto.split(',').pop()!.trim()
+      }
+      return this.raw.socket?.encrypted === true ? 'https' : 'http'
+    }
+  },
+  routeOptions: {
+    get () {
+      const context: RouteContext = this[kRouteContext]
+      const options = context.options
+      return {
+        method: context.method,
+        url: context.url,
+        config: context.config,
+        schema: context.schema,
+        bodyLimit: context.bodyLimit,
+        attachValidation: context.attachValidation,
+        logLevel: context.logLevel,
+        exposeHeadRoute: options.exposeHeadRoute,
+        prefixTrailingSlash: options.prefixTrailingSlash,
+        handler: context.handler
+      }
+    }
+  },
+  routeConfig: { get () { return this[kRouteContext].config } },
+  routerPath: { get () { return this[kRouteContext].url } },
+  routerMethod: { get () { return this[kRouteContext].method } },
+  routeSchema: { get () { return this[kRouteContext].schema } },
+  is404: { get () { return this[kRouteContext].isNotFound } },
+  context: { get () { return this[kRouteContext] } }
+})

@@ -1,0 +1,256 @@
+/**
+ * Route registration. `route()` validates its options at once (a bad option or a duplicate throws right there),
+ * applies the context prefix and the `onRoute` hooks, and adds the route to the router (find-my-way). The
+ * per-request pipeline of every route is compiled into a `RouteContext` when the application becomes ready.
+ */
+import FindMyWay from 'find-my-way'
+import { codes } from './errors'
+import { kContext, kApp } from './symbols'
+import { lifecycleHooks, type AnyFn, type PluginContext, type RouteContext, type RouteOptions } from './context'
+import { collectProps } from './decorate'
+import { compileRouteValidation } from './validation'
+import { compileRouteSerializers } from './serialization'
+import type { NormalizedOptions } from './options'
+
+export const supportedMethods = [
+  'DELETE', 'GET', 'HEAD', 'PATCH', 'POST', 'PUT', 'OPTIONS', 'PROPFIND', 'PROPPATCH', 'MKCOL', 'COPY', 'MOVE',
+  'LOCK', 'UNLOCK', 'TRACE', 'SEARCH'
+]
+const supported = new Set(supportedMethods)
+const bodylessMethods = new Set(['GET', 'HEAD'])
+
+/** One registered route: what the router stores. `context` is filled in at ready. */
+export interface RouteRecord {
+  options: RouteOptions
+  method: string
+  url: string
+  plugin: PluginContext
+  instance: any
+  context: RouteContext | null
+  isNotFound: boolean
+  autoHead: boolean
+}
+
+export function createRouter (options: NormalizedOptions, onBadUrl: (path: string, req: any, res: any) => void): any {
+  return FindMyWay({
+    caseSensitive: options.caseSensitive,
+    ignoreTrailingSlash: options.ignoreTrailingSlash,
+    ignoreDuplicateSlashes: options.ignoreDuplicateSlashes,
+    maxParamLength: options.maxParamLength,
+    allowUnsafeRegex: options.allowUnsafeRegex,
+    useSemicolonDelimiter: options.useSemicolonDelimiter,
+    querystringParser: options.querystringParser,
+    constraints: options.constraints as any,
+    onBadUrl
+  } as any)
+}
+
+function noopHandler (): void {}
+
+function checkHookOption (name: string, value: unknown, method: string, url: string): void {
+  const list = Array.isArray(value) ? value : [value]
+  for (const fn of list) {
+    if (typeof fn !== 'function') throw new codes.FST_ERR_HOOK_INVALID_HANDLER(name, `${Object.prototype.toString.call(fn)} in route ${method}:${url}`)
+  }
+}
+
+/** Throws at registration for anything that would otherwise fail (or silently misbehave) at request time. */
+function validateRouteOptions (opts: Record<string, any>, methods: string[], url: string): void {
+  const label = methods.join(',')
+  if (typeof opts.handler !== 'function') {
+    if (opts.handler === undefined) throw new codes.FST_ERR_ROUTE_MISSING_HANDLER(label, url)
+    throw new codes.FST_ERR_ROUTE_OPTION_INVALID('handler', label, url, 'must be a function')
+  }
+  if (opts.errorHandler !== undefined && typeof opts.errorHandler !== 'function') throw new codes.FST_ERR_ROUTE_HANDLER_NOT_FN(label, url)
+  if (opts.bodyLimit !== undefined && !(Number.isInteger(opts.bodyLimit) && opts.bodyLimit > 0)) throw new codes.FST_ERR_ROUTE_BODY_LIMIT_OPTION_NOT_INT(opts.bodyLimit)
+  if (opts.schema !== undefined && (opts.schema === null || typeof opts.schema !== 'object')) throw new codes.FST_ERR_ROUTE_OPTION_INVALID('schema', label, url, 'must be an object')
+  if (opts.config !== undefined && (opts.config === null || typeof opts.config !== 'object')) throw new codes.FST_ERR_ROUTE_OPTION_INVALID('config', label, url, 'must be an object')
+  if (opts.attachValidation !== undefined && typeof opts.attachValidation !== 'boolean') throw new codes.FST_ERR_ROUTE_OPTION_INVALID('attachValidation', label, url, 'must be a boolean')
+  if (opts.logLevel !== undefined && typeof opts.logLevel !== 'string') throw new codes.FST_ERR_ROUTE_OPTION_INVALID('logLevel', label, url, 'must be a string')
+  for (const name of ['validatorCompiler', 'serializerCompiler', 'schemaErrorFormatter']) {
+    if (opts[name] !== undefined && typeof opts[name] !== 'function') throw new codes.FST_ERR_ROUTE_OPTION_INVALID(name, label, url, 'must be a function')
+  }
+  for (const name of lifecycleHooks) {
+    if (opts[name] !== undefined) checkHookOption(name, opts[name], label, url)
+  }
+  if (opts.schema?.body !== undefined) {
+    for (const method of methods) {
+      if (bodylessMethods.has(method)) throw new codes.FST_ERR_ROUTE_BODY_VALIDATION_SCHEMA_NOT_SUPPORTED(method, url)
+    }
+  }
+}
+
+function normalizeMethods (method: unknown): string[] {
+  const list = Array.isArray(method) ? method : [method]
+  if (list.length === 0) throw new codes.FST_ERR_ROUTE_METHOD_INVALID()
+  return list.map((m) => {
+    if (typeof m !== 'string') throw new codes.FST_ERR_ROUTE_METHOD_INVALID()
+    const upper = m.toUpperCase()
+    if (!supported.has(upper)) throw new codes.FST_ERR_ROUTE_METHOD_NOT_SUPPORTED(m)
+    return upper
+  })
+}
+
+/** The full paths a route answers on once its context prefix is applied (`prefixTrailingSlash`). */
+function prefixedPaths (prefix: string, path: string, trailing: unknown, ignoreTrailingSlash: boolean): string[] {
+  if (prefix === '') return [path === '' ? '/' : path]
+  if (path === '/' || path === '') {
+    if (trailing === 'slash') return [prefix + '/']
+    if (trailing === 'no-slash' || ignoreTrailingSlash || path === '') return [prefix]
+    return [prefix, prefix + '/']
+  }
+  if (prefix.endsWith('/') && path.startsWith('/')) return [prefix + path.slice(1)]
+  return [prefix + path]
+}
+
+/** `instance.route(options)` */
+export function route (this: any, options: unknown): any {
+  const app = this[kApp]
+  if (app.started) throw new codes.FST_ERR_INSTANCE_ALREADY_STARTED('route')
+  const given = options as Record<string, any>
+  if (given === null || typeof given !== 'object' || Array.isArray(given)) throw new codes.FST_ERR_ROUTE_OPTIONS_NOT_OBJ('?', '?')
+  const url = given.url ?? given.path
+  if (typeof url !== 'string') throw new codes.FST_ERR_INVALID_URL(typeof url)
+  const methods = normalizeMethods(given.method)
+  validateRouteOptions(given, methods, url)
+
+  const context: PluginContext = this[kContext]
+  for (const fullPath of prefixedPaths(context.prefix, url, given.prefixTrailingSlash, app.options.ignoreTrailingSlash)) {
+    const routeOptions: RouteOptions = {
+      ...given,
+      method: Array.isArray(given.method) ? methods : methods[0],
+      url: fullPath,
+      path: fullPath,
+      routePath: url,
+      prefix: context.prefix,
+      config: given.config ?? {},
+      handler: given.handler
+    }
+    for (const hook of context.hooks.onRoute) hook.call(this, routeOptions)
+    // onRoute hooks may rewrite anything; what they leave is what gets registered
+    const finalMethods = normalizeMethods(routeOptions.method)
+    validateRouteOptions(routeOptions, finalMethods, routeOptions.url)
+    for (const method of finalMethods) addToRouter(this, app, context, routeOptions, method)
+  }
+  return this
+}
+
+function addToRouter (instance: any, app: any, plugin: PluginContext, options: RouteOptions, method: string): void {
+  const url = options.url
+  const record: RouteRecord = { options, method, url, plugin, instance, context: null, isNotFound: false, autoHead: false }
+  const constraints = options.constraints ?? {}
+  if (method === 'HEAD') {
+    const auto = app.autoHeadRoutes.get(url)
+    if (auto !== undefined) {
+      app.router.off('HEAD', url, constraints)
+      app.routes.splice(app.routes.indexOf(auto), 1)
+      app.autoHeadRoutes.delete(url)
+    }
+  }
+  try {
+    app.router.on(method, url, { constraints }, noopHandler, record)
+  } catch (err: any) {
+    if (/already declared/.test(err.message)) throw new codes.FST_ERR_DUPLICATED_ROUTE(method, url)
+    throw new codes.FST_ERR_ROUTE_OPTION_INVALID('url', method, url, err.message)
+  }
+  if (Object.keys(constraints).length > 0) app.hasConstraints = true
+  app.routes.push(record)
+  const exposeHead = options.exposeHeadRoute ?? app.options.exposeHeadRoutes
+  if (method === 'GET' && exposeHead && !app.router.hasRoute('HEAD', url, constraints)) {
+    const head: RouteRecord = { ...record, method: 'HEAD', autoHead: true }
+    app.router.on('HEAD', url, { constraints }, noopHandler, head)
+    app.routes.push(head)
+    app.autoHeadRoutes.set(url, head)
+  }
+}
+
+function asList (value: unknown): AnyFn[] {
+  if (value === undefined) return []
+  return Array.isArray(value) ? value : [value as AnyFn]
+}
+
+/** Resolves everything a route needs per request, once. Throws (failing `ready()`) on a bad schema. */
+export function compileRoute (record: RouteRecord, bodyLimit: number): RouteContext {
+  const { options, plugin, instance } = record
+  const hooks: Record<string, AnyFn[] | null> = {}
+  for (const name of lifecycleHooks) {
+    const list = plugin.hooks[name].concat(asList(options[name])).map((fn) => fn.bind(instance))
+    hooks[name] = list.length > 0 ? list : null
+  }
+  const routeOptions = { ...options, method: record.method }
+  return {
+    method: record.method,
+    url: record.url,
+    options,
+    config: { ...options.config, url: record.url, method: record.method },
+    schema: options.schema,
+    handler: options.handler,
+    instance,
+    plugin,
+    onRequest: hooks.onRequest,
+    preParsing: hooks.preParsing,
+    preValidation: hooks.preValidation,
+    preHandler: hooks.preHandler,
+    preSerialization: hooks.preSerialization,
+    onSend: hooks.onSend,
+    onResponse: hooks.onResponse,
+    onError: hooks.onError,
+    onTimeout: hooks.onTimeout,
+    onRequestAbort: hooks.onRequestAbort,
+    errorHandler: options.errorHandler !== undefined
+      ? { fn: options.errorHandler, instance, parent: plugin.errorHandler }
+      : plugin.errorHandler,
+    contentTypeParsers: plugin.contentTypeParsers,
+    bodyLimit: options.bodyLimit ?? bodyLimit,
+    attachValidation: options.attachValidation === true,
+    logLevel: options.logLevel,
+    validation: record.isNotFound ? null : compileRouteValidation(routeOptions, plugin),
+    serializers: record.isNotFound ? null : compileRouteSerializers(routeOptions, plugin),
+    replySerializer: plugin.replySerializer,
+    Request: plugin.Request,
+    Reply: plugin.Reply,
+    requestProps: collectProps(plugin, 'request'),
+    replyProps: collectProps(plugin, 'reply'),
+    isNotFound: record.isNotFound
+  }
+}
+
+/** Shortcut methods: `(path, handler)`, `(path, options, handler)` or `(path, optionsWithHandler)`. */
+function shortcut (methods: string | string[]) {
+  return function (this: any, url: string, options?: any, handler?: AnyFn) {
+    if (typeof options === 'function') {
+      handler = options
+      options = {}
+    } else if (options === undefined || options === null) {
+      options = {}
+    } else if (typeof options !== 'object') {
+      throw new codes.FST_ERR_ROUTE_OPTIONS_NOT_OBJ(String(methods), url)
+    }
+    if (handler !== undefined && options.handler !== undefined) throw new codes.FST_ERR_ROUTE_DUPLICATED_HANDLER(String(methods), url)
+    return this.route({ ...options, method: methods, url, handler: handler ?? options.handler })
+  }
+}
+
+export const routeInstanceMethods = {
+  route,
+  get: shortcut('GET'),
+  head: shortcut('HEAD'),
+  post: shortcut('POST'),
+  put: shortcut('PUT'),
+  delete: shortcut('DELETE'),
+  options: shortcut('OPTIONS'),
+  patch: shortcut('PATCH'),
+  all: shortcut(supportedMethods),
+  hasRoute (this: any, opts: { method: string, url: string, constraints?: Record<string, unknown> }): boolean {
+    return this[kApp].router.hasRoute(String(opts.method).toUpperCase(), opts.url, opts.constraints ?? {})
+  },
+  findRoute (this: any, opts: { method: string, url: string, constraints?: Record<string, unknown> }) {
+    const found = this[kApp].router.findRoute(String(opts.method).toUpperCase(), opts.url, opts.constraints ?? {})
+    if (found === null) return null
+    const record: RouteRecord = found.store
+    return { handler: record.options.handler, params: found.params, config: record.options.config, schema: record.options.schema }
+  },
+  printRoutes (this: any, opts?: Record<string, unknown>): string {
+    return this[kApp].router.prettyPrint(opts)
+  }
+}
