@@ -28,6 +28,9 @@ export type ParserDone = (err: Error | null, body?: unknown) => void
 /** `(request, payload | body, done)`, or `async (request, payload | body) => body`; `this` is the instance. */
 export type ContentTypeParserFn = (this: any, request: any, payloadOrBody: any, done: ParserDone) => unknown
 
+/** A media type (`'application/json'`, `'*'`), a RegExp tested against the media type, or a list of them. */
+export type ContentTypeKey = string | RegExp | Array<string | RegExp>
+
 type Payload = NodeJS.ReadableStream & { receivedEncodedLength?: number }
 
 interface ParserEntry {
@@ -84,7 +87,7 @@ export class ContentTypeParserRegistry {
     return new ContentTypeParserRegistry(this.#bodyLimit, new Map(this.#byMediaType), this.#byRegExp.slice())
   }
 
-  add (contentType: string | string[] | RegExp | RegExp[], opts: ContentTypeParserOptions | undefined, parser: ContentTypeParserFn): void {
+  add (contentType: ContentTypeKey, opts: ContentTypeParserOptions | undefined, parser: ContentTypeParserFn): void {
     const types = Array.isArray(contentType) ? contentType : [contentType]
     const keys = types.map(validateContentType)
     if (typeof parser !== 'function') throw new codes.FST_ERR_CTP_INVALID_HANDLER()
@@ -113,7 +116,7 @@ export class ContentTypeParserRegistry {
     return false
   }
 
-  remove (contentType: string | string[] | RegExp | RegExp[]): void {
+  remove (contentType: ContentTypeKey): void {
     const types = Array.isArray(contentType) ? contentType : [contentType]
     for (const key of types.map(validateContentType)) {
       if (typeof key === 'string') {
@@ -376,7 +379,7 @@ function assertNotStarted (instance: any, method: string): void {
 /** Public instance methods, mixed into the root instance; each works on the calling context's registry. */
 export const contentTypeInstanceMethods = {
   /** `addContentTypeParser(type, [opts], parser)`: encapsulated in the calling plugin and its children. */
-  addContentTypeParser (this: any, contentType: string | string[] | RegExp | RegExp[], opts?: any, parser?: any): any {
+  addContentTypeParser (this: any, contentType: ContentTypeKey, opts?: any, parser?: any): any {
     assertNotStarted(this, 'addContentTypeParser')
     if (typeof opts === 'function') {
       parser = opts
@@ -390,7 +393,7 @@ export const contentTypeInstanceMethods = {
     return registryOf(this).has(contentType)
   },
 
-  removeContentTypeParser (this: any, contentType: string | string[] | RegExp | RegExp[]): void {
+  removeContentTypeParser (this: any, contentType: ContentTypeKey): void {
     assertNotStarted(this, 'removeContentTypeParser')
     registryOf(this).remove(contentType)
   },
