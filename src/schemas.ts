@@ -46,6 +46,8 @@ export interface SchemaOptions {
   schemaErrorFormatter?: SchemaErrorFormatter
   /** When false, route schemas are compiled as given (no `{ type: 'object', properties }` shorthand). Default true. */
   jsonShorthand?: boolean
+  /** The factory option of the same name, kept here for the serializer (`buildSerializer`'s second argument). */
+  serializerOpts?: Record<string, unknown>
 }
 
 interface ControllerState {
@@ -62,7 +64,8 @@ class SchemaApp {
   readonly validatorCompilers = new Map<ValidatorFactory, Map<string, ValidatorCompiler>>()
   nextContextId = 0
 
-  constructor (readonly ajvOptions: AjvServerOptions, readonly jsonShorthand: boolean) {}
+  constructor (readonly ajvOptions: AjvServerOptions, readonly jsonShorthand: boolean,
+    readonly serializerOpts: Record<string, unknown> | undefined) {}
 }
 
 /** The default bucket: own schemas plus a live view of the parent context's, so later parent additions show. */
@@ -128,7 +131,7 @@ export class SchemaContext {
     if (opts.jsonShorthand !== undefined && typeof opts.jsonShorthand !== 'boolean') {
       throw new codes.FST_ERR_INIT_OPTS_INVALID('jsonShorthand must be a boolean')
     }
-    const app = new SchemaApp(ajvOptions, opts.jsonShorthand !== false)
+    const app = new SchemaApp(ajvOptions, opts.jsonShorthand !== false, opts.serializerOpts)
     return new SchemaContext(null, app, controller, null, null, formatter)
   }
 
@@ -158,6 +161,11 @@ export class SchemaContext {
   /** `schemaController.compilersFactory.buildSerializer`, for the serializer; undefined means its default. */
   get serializerFactory (): AnyFn | undefined {
     return this.#controller.buildSerializer
+  }
+
+  /** The `serializerOpts` factory option. */
+  get serializerOpts (): Record<string, unknown> | undefined {
+    return this.app.serializerOpts
   }
 
   /**
