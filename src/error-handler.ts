@@ -7,8 +7,8 @@ import { STATUS_CODES } from 'node:http'
 import { codes } from './errors'
 import { kContext, kRouteContext, kReplyErrorHandlerIndex } from './symbols'
 import { runPayloadHooks, toError } from './hooks'
-import { serializeReply } from './serialization'
-import { kReplyHeaders, kReplyStarted, kReplyHasStatusCode, kReplyInOnError, onSendHook } from './reply'
+import { serializeErrorPayload } from './serialization'
+import { kReplyHeaders, kReplyStarted, kReplyHasStatusCode, kReplyInOnError, kReplySendingError, onSendHook, writeErrorResponse } from './reply'
 import type { AnyFn, ErrorHandlerLink, RouteContext } from './context'
 
 /** The root handler: logs (5xx as errors, 4xx as info) and sends the error, which is then serialized. */
@@ -24,7 +24,9 @@ export function defaultErrorHandler (this: any, error: any, request: any, reply:
 export const defaultErrorHandlerLink: ErrorHandlerLink = { fn: defaultErrorHandler, instance: null, parent: null }
 
 function statusFor (reply: any, error: any): number {
-  const fromError = error.statusCode ?? error.status
+  const given = error.statusCode ?? error.status
+  // http-error style objects sometimes carry the status as a numeric string
+  const fromError = typeof given === 'string' ? Number(given) : given
   if (Number.isInteger(fromError) && fromError >= 400 && fromError <= 599) return fromError
   const current = reply.raw.statusCode
   if (reply[kReplyHasStatusCode] && current >= 400) return current
@@ -82,18 +84,22 @@ function callErrorHandler (reply: any, link: ErrorHandlerLink, error: Error): vo
   }
   if (result !== undefined && result !== null && typeof result.then === 'function') {
     result.then(
-      (payload: unknown) => { if (payload !== undefined && payload !== reply && !reply.sent) reply.send(payload) },
+      // resolving without sending answers with what was returned, or an empty body: never leave the request hanging
+      (payload: unknown) => { if (payload !== reply && !reply.sent) reply.send(payload) },
       (err: unknown) => handleError(reply, err)
     )
   }
 }
 
-/** Serializes the error for the status set on the reply: through the route's response schema when one exists. */
+/**
+ * Serializes the error for the status set on the reply: through the route's response schema for that status when
+ * one exists, else the default format. Custom reply serializers are not used: error bodies are always JSON.
+ */
 function sendErrorPayload (reply: any, error: any): void {
   const statusCode: number = reply.raw.statusCode
   const payload = {
     statusCode,
-    code: typeof error.code === 'string' ? error.code : undefined,
+    code: typeof error.code === 'string' || typeof error.code === 'number' ? String(error.code) : undefined,
     error: STATUS_CODES[statusCode] ?? 'Unknown Error',
     message: typeof error.message === 'string' ? error.message : ''
   }
@@ -101,7 +107,7 @@ function sendErrorPayload (reply: any, error: any): void {
   headers['content-type'] = 'application/json; charset=utf-8'
   let body: string
   try {
-    body = serializeReply(reply, reply[kRouteContext], payload, statusCode)
+    body = serializeErrorPayload(reply[kRouteContext], payload)
   } catch (serializationError: any) {
     reply.log.error({ err: serializationError }, 'the error payload could not be serialized')
     reply.raw.statusCode = 500
@@ -109,6 +115,12 @@ function sendErrorPayload (reply: any, error: any): void {
     body = JSON.stringify({ statusCode: 500, code: failure.code, error: STATUS_CODES[500], message: failure.message })
   }
   reply[kReplyStarted] = true
+  if (reply[kReplySendingError]) {
+    // onSend (or the write) failed on the error body itself: answer with this error, skipping the hooks
+    writeErrorResponse(reply, body)
+    return
+  }
+  reply[kReplySendingError] = true
   onSendHook(reply, body)
 }
 

@@ -7,6 +7,7 @@
 import fastJsonStringify from 'fast-json-stringify'
 import { codes } from './errors'
 import { kApp, kContext, kReplySerializer } from './symbols'
+import { expandShorthand, inspectForFastJsonStringify, isContentForm, isPlainObject } from './response-schema'
 import type { PluginContext, RouteContext, RouteOptions } from './context'
 
 /** Turns a payload into the response body. */
@@ -77,14 +78,6 @@ class ResponseSerializerTable implements ResponseSerializers {
   }
 }
 
-/** What serialization needs from a context's `SchemaContext` (src/schemas.ts). */
-interface SerializerSchemaSource {
-  getSchemas (): Record<string, unknown>
-  serializerCompiler: SerializerCompiler | null
-  serializerFactory?: SerializerCompilerFactory | null
-  serializerOpts?: Record<string, unknown>
-}
-
 const STATUS_KEY = /^[1-5](?:\d\d|xx)$/i
 
 /**
@@ -102,13 +95,14 @@ export function compileRouteSerializers (route: RouteOptions, plugin: PluginCont
   if (keys.length === 0) return null
 
   const compiler = resolveCompiler(route, plugin)
+  const shorthand = plugin.schema.app.jsonShorthand
   const table = new ResponseSerializerTable()
   const byClass: Array<ResponseSerializer | undefined> = []
   for (const key of keys) {
     const fail = (cause: unknown): Error => buildError(route, key, cause)
     const normalized = key === 'default' ? key : STATUS_KEY.test(key) ? key.toLowerCase() : null
     if (normalized === null) throw fail(new Error(`"${key}" is not a status code (100-599), a class such as "2xx", or "default"`))
-    const entry = compileEntry(response[key], key, route, compiler, fail)
+    const entry = compileEntry(response[key], key, route, compiler, shorthand, fail)
     if (normalized === 'default') {
       table.fallback = entry
     } else if (normalized.endsWith('xx')) {
@@ -125,20 +119,21 @@ export function compileRouteSerializers (route: RouteOptions, plugin: PluginCont
 }
 
 function compileEntry (
-  raw: unknown, key: string, route: RouteOptions, compiler: SerializerCompiler, fail: (cause: unknown) => Error
+  raw: unknown, key: string, route: RouteOptions, compiler: SerializerCompiler, shorthand: boolean, fail: (cause: unknown) => Error
 ): ResponseSerializer {
   if (!isPlainObject(raw)) throw fail(new Error('the response schema must be an object'))
   const base = { method: route.method, url: route.url, httpStatus: key }
+  const expand = (schema: Record<string, any>): Record<string, any> => shorthand ? expandShorthand(schema) : schema
   if (isContentForm(raw)) {
     const byType = new Map<string, SerializerFn>()
     for (const [mediaType, media] of Object.entries(raw.content as Record<string, any>)) {
       if (!isPlainObject(media) || !isPlainObject(media.schema)) throw new codes.FST_ERR_SCH_CONTENT_MISSING_SCHEMA(mediaType)
       const contentType = mediaType.toLowerCase()
-      byType.set(contentType, compileOne(compiler, { ...base, schema: expandShorthand(media.schema), contentType }, fail))
+      byType.set(contentType, compileOne(compiler, { ...base, schema: expand(media.schema), contentType }, fail))
     }
     return new ContentTypeSerializers(byType)
   }
-  return compileOne(compiler, { ...base, schema: expandShorthand(raw) }, fail)
+  return compileOne(compiler, { ...base, schema: expand(raw) }, fail)
 }
 
 function compileOne (compiler: SerializerCompiler, input: SerializerCompilerInput, fail: (cause: unknown) => Error): SerializerFn {
@@ -164,69 +159,64 @@ function buildError (route: RouteOptions, key: string, cause: unknown): Error {
 function resolveCompiler (route: RouteOptions, plugin: PluginContext): SerializerCompiler {
   if (typeof route.serializerCompiler === 'function') return route.serializerCompiler as SerializerCompiler
   for (let ctx: PluginContext | null = plugin; ctx !== null; ctx = ctx.parent) {
-    const compiler = schemaSource(ctx).serializerCompiler
-    if (typeof compiler === 'function') return compiler
+    const compiler = ctx.schema.serializerCompiler
+    if (typeof compiler === 'function') return compiler as SerializerCompiler
   }
-  const source = schemaSource(plugin)
-  const externals = source.getSchemas()
-  const opts = serializerOptions(plugin)
-  if (typeof source.serializerFactory === 'function') {
-    const compiler = source.serializerFactory(externals, opts)
+  const set = sharedSchemaSet(plugin)
+  const factory = plugin.schema.serializerFactory as SerializerCompilerFactory | undefined
+  if (typeof factory !== 'function') return set.fastJsonStringify
+  let compiler = set.byFactory.get(factory)
+  if (compiler === undefined) {
+    compiler = factory(set.externals, set.opts)
     if (typeof compiler !== 'function') {
       throw new codes.FST_ERR_SCH_SERIALIZATION_BUILD('schemaController', 'compilersFactory.buildSerializer', 'it did not return a function')
     }
-    return compiler
+    set.byFactory.set(factory, compiler)
   }
-  return defaultCompiler(rootOf(plugin), externals, opts)
+  return compiler
 }
 
-function schemaSource (ctx: PluginContext): SerializerSchemaSource {
-  return ctx.schema as unknown as SerializerSchemaSource
-}
-
-function serializerOptions (plugin: PluginContext): Record<string, unknown> | undefined {
-  return schemaSource(plugin).serializerOpts ?? plugin.instance?.[kApp]?.options?.serializerOpts ?? undefined
-}
-
-function rootOf (plugin: PluginContext): PluginContext {
-  let ctx = plugin
-  while (ctx.parent !== null) ctx = ctx.parent
-  return ctx
-}
-
-interface CompiledSet {
+/** Compilers built from one set of visible shared schemas; contexts that see the same schemas share it. */
+interface SharedSchemaSet {
   externals: Record<string, unknown>
   opts: Record<string, unknown> | undefined
-  byJson: Map<string, SerializerFn>
+  byFactory: Map<SerializerCompilerFactory, SerializerCompiler>
+  /** The default compiler; identical schemas compile once. */
+  fastJsonStringify: SerializerCompiler
 }
 
-/** Per application (keyed by its root context): compiled serializers by visible shared-schema set and schema JSON. */
-const compiledSets = new WeakMap<PluginContext, Map<string, CompiledSet[]>>()
+const sharedSchemaSets = new WeakMap<object, Map<string, SharedSchemaSet>>()
 
-/** fast-json-stringify with the shared schemas of the route's context as externals; identical schemas compile once. */
-function defaultCompiler (root: PluginContext, externals: Record<string, unknown>, opts: Record<string, unknown> | undefined): SerializerCompiler {
-  let sets = compiledSets.get(root)
-  if (sets === undefined) compiledSets.set(root, sets = new Map())
-  const ids = Object.keys(externals)
-  const idsKey = ids.join('\u0000')
-  let candidates = sets.get(idsKey)
-  if (candidates === undefined) sets.set(idsKey, candidates = [])
-  let set = candidates.find(c => c.opts === opts && ids.every(id => c.externals[id] === externals[id]))
-  if (set === undefined) candidates.push(set = { externals, opts, byJson: new Map() })
-  const compiled = set
+function sharedSchemaSet (plugin: PluginContext): SharedSchemaSet {
+  const schema = plugin.schema
+  let sets = sharedSchemaSets.get(schema.app)
+  if (sets === undefined) sharedSchemaSets.set(schema.app, sets = new Map())
+  const key = schema.getSchemasKey()
+  let set = sets.get(key)
+  if (set === undefined) {
+    const externals = schema.getSchemas()
+    const opts: Record<string, unknown> | undefined = plugin.instance?.[kApp]?.options?.serializerOpts ?? undefined
+    set = { externals, opts, byFactory: new Map(), fastJsonStringify: fastJsonStringifyCompiler(externals, opts) }
+    sets.set(key, set)
+  }
+  return set
+}
 
+function fastJsonStringifyCompiler (externals: Record<string, unknown>, opts: Record<string, unknown> | undefined): SerializerCompiler {
+  const byJson = new Map<string, SerializerFn>()
   return function compileWithFastJsonStringify ({ schema }) {
     let json: string | undefined
     try {
       json = JSON.stringify(schema)
     } catch {
-      json = undefined // a cyclic schema: compile it, uncached
+      json = undefined // a cyclic schema: compiled, not cached
     }
-    const cached = json === undefined ? undefined : compiled.byJson.get(json)
+    const cached = json === undefined ? undefined : byJson.get(json)
     if (cached !== undefined) return cached
-    let fn: SerializerFn = fastJsonStringify(schema, { ...compiled.opts, schema: compiled.externals as any })
-    if (mayEmitUndefined(schema, compiled.externals)) fn = rejectInvalidJson(fn)
-    if (json !== undefined) compiled.byJson.set(json, fn)
+    const { untyped } = inspectForFastJsonStringify(schema, externals)
+    let fn: SerializerFn = fastJsonStringify(schema, { ...opts, schema: externals as any })
+    if (untyped) fn = rejectInvalidJson(fn)
+    if (json !== undefined) byJson.set(json, fn)
     return fn
   }
 }
@@ -250,79 +240,6 @@ function isJson (text: string): boolean {
   } catch {
     return false
   }
-}
-
-const untypedSafe = ['type', '$ref', 'const', 'anyOf', 'oneOf', 'allOf', 'if', 'properties', 'patternProperties', 'additionalProperties', 'required']
-const subschemaLists = ['anyOf', 'oneOf', 'allOf', 'items', 'prefixItems']
-const subschemaMaps = ['properties', 'patternProperties', 'definitions', '$defs', 'dependentSchemas']
-const subschemaSingles = ['additionalProperties', 'additionalItems', 'items', 'if', 'then', 'else', 'contains']
-const externalsVerdict = new WeakMap<object, boolean>()
-
-/** Whether some subschema could make fast-json-stringify emit a bare `undefined` (see rejectInvalidJson). */
-function mayEmitUndefined (schema: unknown, externals: Record<string, unknown>): boolean {
-  const state = { external: false }
-  if (walkUntyped(schema, state, new Set())) return true
-  if (!state.external) return false
-  let verdict = externalsVerdict.get(externals)
-  if (verdict === undefined) {
-    const seen = new Set<unknown>()
-    verdict = Object.values(externals).some(s => walkUntyped(s, state, seen))
-    externalsVerdict.set(externals, verdict)
-  }
-  return verdict
-}
-
-function walkUntyped (node: unknown, state: { external: boolean }, seen: Set<unknown>): boolean {
-  if (!isPlainObject(node) || seen.has(node)) return false
-  seen.add(node)
-  if (typeof node.$ref === 'string' && !node.$ref.startsWith('#')) state.external = true
-  if (!untypedSafe.some(k => k in node)) return true
-  const types = node.type
-  if ((types === 'array' || (Array.isArray(types) && types.includes('array'))) && !isPlainObject(node.items) && !Array.isArray(node.items)) return true
-  for (const k of subschemaSingles) if (walkUntyped(node[k], state, seen)) return true
-  for (const k of subschemaLists) {
-    const list = node[k]
-    if (Array.isArray(list) && list.some(s => walkUntyped(s, state, seen))) return true
-  }
-  for (const k of subschemaMaps) {
-    const map = node[k]
-    if (isPlainObject(map) && Object.values(map).some(s => walkUntyped(s, state, seen))) return true
-  }
-  return false
-}
-
-const schemaKeywords = new Set([
-  'type', '$ref', '$id', '$schema', '$comment', 'properties', 'patternProperties', 'additionalProperties', 'required',
-  'items', 'additionalItems', 'contains', 'enum', 'const', 'anyOf', 'oneOf', 'allOf', 'not', 'if', 'then', 'else',
-  'nullable', 'format', 'default', 'definitions', '$defs', 'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum',
-  'multipleOf', 'minLength', 'maxLength', 'pattern', 'minItems', 'maxItems', 'uniqueItems', 'minProperties',
-  'maxProperties', 'dependencies', 'propertyNames', 'content'
-])
-const annotations = new Set(['description', 'title', 'examples'])
-
-/** Fastify's shorthand: `{ 201: { value: { type: 'string' } } }` means an object with those properties. */
-function expandShorthand (schema: Record<string, any>): Record<string, any> {
-  const keys = Object.keys(schema)
-  if (keys.some(k => schemaKeywords.has(k))) return schema
-  const propertyNames = keys.filter(k => !annotations.has(k))
-  if (propertyNames.length === 0 || !propertyNames.every(k => isPlainObject(schema[k]))) return schema
-  const expanded: Record<string, any> = { type: 'object', properties: {} }
-  for (const k of keys) {
-    if (annotations.has(k) && !isPlainObject(schema[k])) expanded[k] = schema[k]
-    else expanded.properties[k] = schema[k]
-  }
-  return expanded
-}
-
-/** `{ content: { 'application/json': { schema } } }`: media types always contain a slash. */
-function isContentForm (entry: Record<string, any>): boolean {
-  const content = entry.content
-  return isPlainObject(content) && !('type' in entry) && !('properties' in entry) &&
-    Object.keys(content).length > 0 && Object.keys(content).every(k => k.includes('/'))
-}
-
-function isPlainObject (value: unknown): value is Record<string, any> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
 }
 
 /** Errors thrown while serializing a reply: the core must not serialize the error payload the same way again. */
@@ -370,20 +287,21 @@ export function serializeError (err: { statusCode: number, code?: string, error:
 }
 
 /**
- * For the default error handler's payload: the route's schema for the status when there is one ('4xx', '5xx'…),
- * else (or when that schema fails on it) the default error format. Never throws.
+ * For the default error handler's `{ statusCode, code, error, message }`: the route's schema for the status (a '4xx'
+ * or '5xx' one, say) when there is one, else the default error format. `reply.serializer` and `setReplySerializer`
+ * are not used: error bodies are JSON. Throws a serialization error when the route's schema fails on the payload.
  */
-export function serializeErrorPayload (context: RouteContext | null | undefined, payload: { statusCode: number, code?: string, error: string, message: string }): string {
+export function serializeErrorPayload (
+  context: RouteContext | null | undefined, payload: { statusCode: number, code?: string, error: string, message: string }
+): string {
   const entry = context?.serializers?.forStatus(payload.statusCode)
-  if (typeof entry === 'function') {
-    try {
-      const out = entry(payload)
-      if (typeof out === 'string') return out
-    } catch {
-      // fall through to the format that cannot fail
-    }
+  const fn = entry instanceof ContentTypeSerializers ? entry.json : entry
+  if (fn === undefined) return serializeError(payload)
+  try {
+    return fn(payload)
+  } catch (err) {
+    throw asSerializationError(err)
   }
-  return serializeError(payload)
 }
 
 function safeString (value: unknown): string {
@@ -406,7 +324,7 @@ export const serializationInstanceMethods = {
   /** Replaces the compiler of response schemas for routes of this context and its descendants. */
   setSerializerCompiler (this: any, fn: SerializerCompiler): any {
     assertCanConfigure(this, 'setSerializerCompiler', fn)
-    schemaSource(this[kContext] as PluginContext).serializerCompiler = fn
+    ;(this[kContext] as PluginContext).schema.serializerCompiler = fn
     return this
   },
   /** Serializer for replies that no response schema covers, in this context and its descendants. */
