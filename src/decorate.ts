@@ -18,10 +18,19 @@ function propsOf (context: PluginContext, target: 'request' | 'reply'): Array<[s
   return target === 'request' ? context.requestProps : context.replyProps
 }
 
-/** Whether a request/reply decorator is visible in this context (own or inherited). */
+/**
+ * Fields the request/reply constructors set as own properties (`subclassRequest`, `subclassReply`): they are not on
+ * the prototype, yet a decorator of that name would be shadowed or clobber the framework's value.
+ */
+const constructorFields = {
+  request: new Set<string | symbol>(['id', 'params', 'raw', 'query', 'log', 'body', 'headers']),
+  reply: new Set<string | symbol>(['raw', 'request', 'log'])
+}
+
+/** Whether a request/reply decorator (or built-in member) is visible in this context (own or inherited). */
 export function hasObjectDecorator (context: PluginContext, target: 'request' | 'reply', name: string | symbol): boolean {
   const Class = target === 'request' ? context.Request : context.Reply
-  if (name in Class.prototype) return true
+  if (name in Class.prototype || constructorFields[target].has(name)) return true
   for (let ctx: PluginContext | null = context; ctx !== null; ctx = ctx.parent) {
     if (propsOf(ctx, target).some(([key]) => key === name)) return true
   }

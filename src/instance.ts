@@ -36,7 +36,6 @@ export interface AppState {
   notFoundRouter: any
   hasConstraints: boolean
   routes: any[]
-  autoHeadRoutes: Map<string, any>
   notFoundByPrefix: Map<string, any>
   notFoundRecords: any[]
   applicationHooks: Record<'onReady' | 'preClose' | 'onListen', Array<{ fn: AnyFn, instance: any }>>
@@ -65,14 +64,6 @@ function requestIdGenerator (options: NormalizedOptions): (req: any) => string {
 }
 
 const instanceProto: Record<string | symbol, any> = {
-  ...decoratorInstanceMethods,
-  ...routeInstanceMethods,
-  ...notFoundInstanceMethods,
-  ...errorHandlerInstanceMethods,
-  ...serverInstanceMethods,
-  ...contentTypeInstanceMethods,
-  ...schemaInstanceMethods,
-  ...serializationInstanceMethods,
   addHook,
   hasPlugin (this: any, name: string): boolean {
     return this[kContext].registeredPlugins.includes(name)
@@ -82,7 +73,16 @@ const instanceProto: Record<string | symbol, any> = {
   },
   routing (this: any, req: any, res: any): void {
     this[kApp].handler(req, res)
+  },
+  /** Type-level only (TypeScript type providers): at run time the instance itself. */
+  withTypeProvider (this: any): any {
+    return this
   }
+}
+// Copied as descriptors, not spread: a spread would evaluate module getters (e.g. `validatorCompiler`) once, here.
+for (const methods of [decoratorInstanceMethods, routeInstanceMethods, notFoundInstanceMethods, errorHandlerInstanceMethods,
+  serverInstanceMethods, contentTypeInstanceMethods, schemaInstanceMethods, serializationInstanceMethods]) {
+  Object.defineProperties(instanceProto, Object.getOwnPropertyDescriptors(methods))
 }
 Object.defineProperties(instanceProto, Object.getOwnPropertyDescriptors({
   get server () { return (this as any)[kApp].server },
@@ -119,7 +119,6 @@ export function createInstance (userOptions?: unknown): any {
     notFoundRouter: null,
     hasConstraints: false,
     routes: [],
-    autoHeadRoutes: new Map(),
     notFoundByPrefix: new Map(),
     notFoundRecords: [],
     applicationHooks: { onReady: [], preClose: [], onListen: [] },
@@ -171,7 +170,7 @@ export function createInstance (userOptions?: unknown): any {
     prefix: '',
     pluginName: 'enclave',
     hooks: emptyHooks(),
-    schema: SchemaContext.root({ ajv: options.ajv, validator: options.validator, schemaController: options.schemaController, schemaErrorFormatter: options.schemaErrorFormatter, serializerOpts: options.serializerOpts } as any),
+    schema: SchemaContext.root({ ajv: options.ajv, validator: options.validator, schemaController: options.schemaController, schemaErrorFormatter: options.schemaErrorFormatter, serializerOpts: options.serializerOpts, jsonShorthand: options.jsonShorthand } as any),
     contentTypeParsers: ContentTypeParserRegistry.root({ bodyLimit: options.bodyLimit, onProtoPoisoning: options.onProtoPoisoning, onConstructorPoisoning: options.onConstructorPoisoning }),
     errorHandler: defaultErrorHandlerLink,
     replySerializer: null,
@@ -183,7 +182,7 @@ export function createInstance (userOptions?: unknown): any {
   })
 
   app.router = createRouter(options, () => {})
-  app.notFoundRouter = createRouter({ ...options, caseSensitive: false, ignoreTrailingSlash: true }, () => {})
+  app.notFoundRouter = createRouter({ ...options, ignoreTrailingSlash: true }, () => {})
   app.handler = createRequestHandler(app)
   app.server = createServer(options, app.handler)
   installDefaultNotFound(root)
@@ -221,7 +220,7 @@ export function createInstance (userOptions?: unknown): any {
         })
       })
     }
-    if (cb === undefined) return app.readyPromise
+    if (cb === undefined || cb === null) return app.readyPromise
     if (typeof cb !== 'function') throw new codes.FST_ERR_OPTIONS_NOT_OBJ()
     app.readyPromise.then(() => cb(null), (err) => cb(err))
     return undefined

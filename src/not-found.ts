@@ -18,9 +18,10 @@ function defaultNotFoundHandler (request: any, reply: any): void {
   })
 }
 
+/** The not-found router ignores trailing slashes, so `/v1` also covers `/v1/` (registering both would collide). */
 function notFoundPaths (prefix: string): string[] {
   const base = prefix.endsWith('/') ? prefix.slice(0, -1) : prefix
-  return base === '' ? ['/', '/*'] : [base, base + '/', base + '/*']
+  return base === '' ? ['/', '/*'] : [base, base + '/*']
 }
 
 function install (app: any, instance: any, plugin: PluginContext, handler: AnyFn, hooks: Record<string, unknown>): void {
@@ -56,7 +57,7 @@ export function installDefaultNotFound (root: any): void {
 export const notFoundInstanceMethods = {
   setNotFoundHandler (this: any, opts?: any, handler?: AnyFn) {
     const app = this[kApp]
-    if (app.started) throw new codes.FST_ERR_INSTANCE_ALREADY_STARTED('setNotFoundHandler')
+    if (app.started) throw new codes.FST_ERR_INSTANCE_ALREADY_LISTENING('Cannot call "setNotFoundHandler"!')
     if (typeof opts === 'function') {
       handler = opts
       opts = {}

@@ -92,6 +92,7 @@ export interface NormalizedOptions {
   constraints: Record<string, unknown> | undefined
   allowUnsafeRegex: boolean
   useSemicolonDelimiter: boolean
+  jsonShorthand: boolean | undefined
   ajv: any
   validator: any
   serializerOpts: any
@@ -132,6 +133,11 @@ export function normalizeOptions (options: unknown): NormalizedOptions {
   if (options === undefined || options === null) options = {}
   if (typeof options !== 'object' || Array.isArray(options)) throw new codes.FST_ERR_OPTIONS_NOT_OBJ()
   const given = options as Record<string, unknown>
+  const formatter = given.schemaErrorFormatter
+  // Fastify's own code for this option, which plugins and users match on
+  if (formatter !== undefined && (typeof formatter !== 'function' || formatter.constructor?.name === 'AsyncFunction')) {
+    throw new codes.FST_ERR_SCHEMA_ERROR_FORMATTER_NOT_FN(typeof formatter === 'function' ? 'AsyncFunction' : typeof formatter)
+  }
   for (const name of Object.keys(given)) {
     const value = given[name]
     if (value === undefined) continue
@@ -142,9 +148,6 @@ export function normalizeOptions (options: unknown): NormalizedOptions {
     if (!rule[0](value)) {
       throw new codes.FST_ERR_INIT_OPTS_INVALID(`"${name}" must be ${rule[1]}, got ${describe(value)}`)
     }
-  }
-  if (given.schemaErrorFormatter !== undefined && (given.schemaErrorFormatter as any).constructor?.name === 'AsyncFunction') {
-    throw new codes.FST_ERR_SCHEMA_ERROR_FORMATTER_NOT_FN('AsyncFunction')
   }
   const out: Record<string, unknown> = { ...defaults }
   for (const [k, v] of Object.entries(given)) if (v !== undefined) out[k] = v

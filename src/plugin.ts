@@ -87,7 +87,11 @@ function override (parent: any, fn: any, opts: any): any {
   checkPluginMeta(parent, fn, name)
   const parentContext: PluginContext = parent[kContext]
   parentContext.registeredPlugins.push(name)
-  if (fn[kSkipOverride] === true) return parent
+  if (fn[kSkipOverride] === true) {
+    // as in Fastify, a non-encapsulated plugin joins the name chain of the context it loads into
+    parentContext.pluginName += ' -> ' + name
+    return parent
+  }
 
   const instance = Object.create(parent)
   const Request = subclassRequest(parentContext.Request)
@@ -113,18 +117,48 @@ function override (parent: any, fn: any, opts: any): any {
   return instance
 }
 
+/**
+ * avvio lets a plugin's synchronous throw escape as an uncaught exception (crashing the process); the guard hands
+ * it to `done` instead, so `ready()` rejects. It carries the plugin's name, metadata symbols and source, which avvio
+ * and `override` read.
+ */
+function guardPlugin (plugin: any): any {
+  if (plugin !== null && typeof plugin === 'object' && typeof plugin.then === 'function') {
+    return plugin.then((mod: any) => guardPlugin(typeof mod?.default === 'function' ? mod.default : mod))
+  }
+  if (plugin !== null && typeof plugin === 'object' && typeof plugin.default === 'function') return guardPlugin(plugin.default)
+  if (typeof plugin !== 'function') return plugin // avvio rejects it with its own error
+  const guarded = function (this: any, instance: any, opts: any, done: (err?: Error) => void): any {
+    try {
+      return plugin.call(this, instance, opts, done)
+    } catch (err) {
+      done(err as Error)
+      return undefined
+    }
+  }
+  const { prototype: _prototype, ...own } = Object.getOwnPropertyDescriptors(plugin)
+  Object.defineProperties(guarded, own)
+  Object.defineProperty(guarded, 'toString', { value: () => plugin.toString(), configurable: true })
+  return guarded
+}
+
 /** Attaches avvio to the root instance: it defines `register`, `after`, `ready`, `onClose`, `close` and `then`. */
 export function attachPluginLoader (root: any, pluginTimeout: number): any {
   const loader = avvio(root, { autostart: false, timeout: pluginTimeout, expose: { use: 'register' } })
   loader.override = override
   loader.on('start', () => { root[kApp].started = true })
+  const use = root.register
+  root.register = function register (this: any, plugin: unknown, opts?: unknown): any {
+    return use.call(this, guardPlugin(plugin), opts)
+  }
   return loader
 }
 
 /** Turns avvio's timeout error into Enclave's, keeping the plugin's name in the message. */
 export function translateLoaderError (err: any): Error {
   if (err && (err.code === 'AVV_ERR_PLUGIN_EXEC_TIMEOUT' || err.code === 'AVV_ERR_READY_TIMEOUT')) {
-    const match = /'(.*)'/.exec(err.message)
+    // anchored on avvio's fixed suffix: the name may itself contain quotes, and the suffix does ('done')
+    const match = /time: '([\s\S]*)'\. You may have forgotten/.exec(err.message)
     const translated = new codes.FST_ERR_PLUGIN_TIMEOUT(match ? match[1] : 'unknown')
     ;(translated as any).cause = err
     return translated

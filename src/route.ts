@@ -41,8 +41,27 @@ export function createRouter (options: NormalizedOptions, onBadUrl: (path: strin
     useSemicolonDelimiter: options.useSemicolonDelimiter,
     querystringParser: options.querystringParser,
     constraints: options.constraints as any,
-    onBadUrl
+    onBadUrl,
+    buildPrettyMeta
   } as any)
+}
+
+/**
+ * What `printRoutes({ includeMeta, includeHooks })` shows of a route: its hooks (the compiled, inherited list once
+ * ready), its error handler, log level and config; never the internal record with its instance and context.
+ */
+function buildPrettyMeta (route: any): Record<string, unknown> {
+  const record: RouteRecord | null | undefined = route?.store
+  if (record === null || record === undefined) return {}
+  const meta: Record<string, unknown> = {}
+  for (const name of lifecycleHooks) {
+    const hooks = record.context !== null ? record.context[name] : asList(record.options[name])
+    if (hooks !== null && hooks.length > 0) meta[name] = hooks
+  }
+  if (record.options.errorHandler !== undefined) meta.errorHandler = record.options.errorHandler
+  if (record.options.logLevel !== undefined) meta.logLevel = record.options.logLevel
+  if (record.options.config !== undefined) meta.config = record.options.config
+  return meta
 }
 
 function noopHandler (): void {}
@@ -94,10 +113,14 @@ function normalizeMethods (method: unknown): string[] {
 /** The full paths a route answers on once its context prefix is applied (`prefixTrailingSlash`). */
 function prefixedPaths (prefix: string, path: string, trailing: unknown, ignoreTrailingSlash: boolean): string[] {
   if (prefix === '') return [path === '' ? '/' : path]
-  if (path === '/' || path === '') {
-    if (trailing === 'slash') return [prefix + '/']
-    if (trailing === 'no-slash' || ignoreTrailingSlash || path === '') return [prefix]
-    return [prefix, prefix + '/']
+  if (path === '') return [prefix]
+  if (path === '/') {
+    // a prefix given with its trailing slash ('/p/') must not produce '/p//'
+    const base = prefix.endsWith('/') ? prefix.slice(0, -1) : prefix
+    if (base === '') return ['/']
+    if (trailing === 'slash') return [base + '/']
+    if (trailing === 'no-slash' || ignoreTrailingSlash) return [base]
+    return [base, base + '/']
   }
   if (prefix.endsWith('/') && path.startsWith('/')) return [prefix + path.slice(1)]
   return [prefix + path]
@@ -106,7 +129,7 @@ function prefixedPaths (prefix: string, path: string, trailing: unknown, ignoreT
 /** `instance.route(options)` */
 export function route (this: any, options: unknown): any {
   const app = this[kApp]
-  if (app.started) throw new codes.FST_ERR_INSTANCE_ALREADY_STARTED('route')
+  if (app.started) throw new codes.FST_ERR_INSTANCE_ALREADY_LISTENING('Cannot add route!')
   const given = options as Record<string, any>
   if (given === null || typeof given !== 'object' || Array.isArray(given)) throw new codes.FST_ERR_ROUTE_OPTIONS_NOT_OBJ('?', '?')
   const url = given.url ?? given.path
@@ -140,11 +163,11 @@ function addToRouter (instance: any, app: any, plugin: PluginContext, options: R
   const record: RouteRecord = { options, method, url, plugin, instance, context: null, isNotFound: false, autoHead: false }
   const constraints = options.constraints ?? {}
   if (method === 'HEAD') {
-    const auto = app.autoHeadRoutes.get(url)
-    if (auto !== undefined) {
+    // an explicit HEAD replaces the automatic one of the GET with the same url and constraints
+    const existing = app.router.findRoute('HEAD', url, constraints)
+    if (existing !== null && existing.store.autoHead === true) {
       app.router.off('HEAD', url, constraints)
-      app.routes.splice(app.routes.indexOf(auto), 1)
-      app.autoHeadRoutes.delete(url)
+      app.routes.splice(app.routes.indexOf(existing.store), 1)
     }
   }
   try {
@@ -160,7 +183,6 @@ function addToRouter (instance: any, app: any, plugin: PluginContext, options: R
     const head: RouteRecord = { ...record, method: 'HEAD', autoHead: true }
     app.router.on('HEAD', url, { constraints }, noopHandler, head)
     app.routes.push(head)
-    app.autoHeadRoutes.set(url, head)
   }
 }
 
@@ -250,7 +272,21 @@ export const routeInstanceMethods = {
     const record: RouteRecord = found.store
     return { handler: record.options.handler, params: found.params, config: record.options.config, schema: record.options.schema }
   },
-  printRoutes (this: any, opts?: Record<string, unknown>): string {
-    return this[kApp].router.prettyPrint(opts)
+  addConstraintStrategy (this: any, strategy: { name: string }): any {
+    const app = this[kApp]
+    if (app.started) throw new codes.FST_ERR_INSTANCE_ALREADY_LISTENING('Cannot add constraint strategy!')
+    app.router.addConstraintStrategy(strategy)
+    // a strategy may have to match even for routes that declare no constraint (mustMatchWhenDerived)
+    app.hasConstraints = true
+    return this
+  },
+  hasConstraintStrategy (this: any, name: string): boolean {
+    return this[kApp].router.hasConstraintStrategy(name)
+  },
+  printRoutes (this: any, opts: Record<string, any> = {}): string {
+    // includeHooks is a shortcut for listing every lifecycle hook in includeMeta
+    let includeMeta = opts.includeMeta
+    if (opts.includeHooks === true) includeMeta = Array.isArray(includeMeta) ? [...lifecycleHooks, ...includeMeta] : includeMeta === true ? true : [...lifecycleHooks]
+    return this[kApp].router.prettyPrint({ ...opts, includeMeta })
   }
 }
