@@ -5,6 +5,7 @@
  */
 import { safeParse as parseContentType } from 'fast-content-type-parse'
 import { parse as parseJson } from 'secure-json-parse'
+import { toError } from './hooks'
 import { codes } from './errors'
 import { kApp, kContext } from './symbols'
 
@@ -234,7 +235,8 @@ function runParser (fn: ContentTypeParserFn, instance: any, request: any, input:
   const finish: ParserDone = (err, body) => {
     if (settled) return
     settled = true
-    if (err) done(err)
+    // a parser may fail with any value (`done('boom')`): it must still become an error response, never a body
+    if (err) done(toError(err))
     else done(null, body)
   }
   let result: any
@@ -249,10 +251,6 @@ function runParser (fn: ContentTypeParserFn, instance: any, request: any, input:
   if (result !== null && typeof result === 'object' && typeof result.then === 'function') {
     result.then((body: unknown) => finish(null, body), (err: unknown) => finish(toError(err)))
   }
-}
-
-function toError (err: unknown): Error {
-  return err instanceof Error ? err : new Error(err === undefined ? 'Content type parser failed' : String(err))
 }
 
 /**
