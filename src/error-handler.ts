@@ -5,7 +5,7 @@
  */
 import { STATUS_CODES } from 'node:http'
 import { codes } from './errors'
-import { kContext, kRouteContext, kReplyErrorHandlerIndex } from './symbols'
+import { kApp, kContext, kRouteContext, kReplyErrorHandlerIndex } from './symbols'
 import { runPayloadHooks, toError } from './hooks'
 import { serializeErrorPayload } from './serialization'
 import { kReplyHeaders, kReplyStarted, kReplyHasStatusCode, kReplyInOnError, kReplySendingError, onSendHook, writeErrorResponse } from './reply'
@@ -127,6 +127,7 @@ function sendErrorPayload (reply: any, error: any): void {
 /** `instance.setErrorHandler(fn)`: the parent of the new handler is the one this context inherited. */
 export const errorHandlerInstanceMethods = {
   setErrorHandler (this: any, fn: AnyFn) {
+    if (this[kApp].started) throw new codes.FST_ERR_INSTANCE_ALREADY_LISTENING('Cannot call "setErrorHandler"!')
     if (typeof fn !== 'function') throw new codes.FST_ERR_ERROR_HANDLER_NOT_FN()
     const context = this[kContext]
     const inherited: ErrorHandlerLink = context.errorHandler.instance === this ? context.errorHandler.parent : context.errorHandler

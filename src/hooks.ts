@@ -34,21 +34,27 @@ export function addHook (this: any, name: string, fn: AnyFn): any {
   validateHook(name, fn)
   const app = this[kApp]
   const context = this[kContext]
+  if (app.started) throw new codes.FST_ERR_INSTANCE_ALREADY_LISTENING('Cannot call "addHook"!')
   switch (name) {
     case 'onClose':
-      this.onClose(fn)
+      this.onClose(bindOnClose(fn, this))
       break
     case 'onReady':
     case 'preClose':
     case 'onListen':
-      if (name === 'onReady' && app.started) throw new codes.FST_ERR_INSTANCE_ALREADY_STARTED('addHook')
       app.applicationHooks[name].push({ fn, instance: this })
       break
     default:
-      if (app.started && name !== 'onRoute') throw new codes.FST_ERR_INSTANCE_ALREADY_STARTED('addHook')
       context.hooks[name].push(fn)
   }
   return this
+}
+
+/** avvio calls onClose hooks without a `this`; Fastify binds them to their instance. The arity tells avvio the style. */
+function bindOnClose (fn: AnyFn, instance: any): AnyFn {
+  return fn.length >= 2
+    ? (closing: any, done: AnyFn) => fn.call(instance, closing, done)
+    : (closing: any) => fn.call(instance, closing)
 }
 
 export function toError (value: unknown): Error {

@@ -62,7 +62,7 @@ function startRequest (app: any, context: RouteContext, req: any, res: any, para
   const { request, reply } = createRequestReply(app, context, req, res, params, query)
   if (app.requestLogging) request.log.info({ req: request }, 'incoming request')
   if (context.onResponse !== null || app.requestLogging) watchResponse(app, request, reply)
-  if (context.onTimeout !== null) req.socket?.once('timeout', () => onTimeout(request, reply))
+  if (context.onTimeout !== null) watchTimeout(request, reply)
   if (context.onRequestAbort !== null) watchAbort(request, reply)
   if (context.onRequest === null) {
     afterOnRequest(null, request, reply)
@@ -185,19 +185,9 @@ export function invokeHandler (request: any, reply: any): void {
 }
 
 function onHandlerResolved (reply: any, payload: unknown): void {
-  if (payload === reply) return
-  if (payload !== undefined) {
-    if (!reply.sent) reply.send(payload)
-    return
-  }
-  if (!reply.sent && reply.raw.statusCode === 204) {
-    reply.send()
-    return
-  }
-  if (!reply.sent) {
-    reply.log.error({ err: new Error('Promise may not be fulfilled with \'undefined\' when statusCode is not 204') },
-      'An async handler resolved with undefined without sending a reply: return the payload or call reply.send()')
-  }
+  // Fastify 4: a resolved value is sent; `undefined` without a reply sends an empty body rather than hang
+  if (payload === reply || reply.sent) return
+  reply.send(payload)
 }
 
 function onHandlerRejected (reply: any, err: unknown): void {
@@ -231,7 +221,24 @@ function watchAbort (request: any, reply: any): void {
   })
 }
 
-function onTimeout (request: any, reply: any): void {
+const kSocketCurrent = Symbol('enclave.socketCurrentRequest')
+
+/**
+ * One 'timeout' listener per socket, not per request: a kept-alive socket serves many requests, and the listener
+ * reads the one in flight. A socket that times out between requests has nothing to report.
+ */
+function watchTimeout (request: any, reply: any): void {
+  const socket = request.raw.socket
+  if (socket === undefined || socket === null) return
+  if (socket[kSocketCurrent] === undefined) socket.on('timeout', onSocketTimeout)
+  socket[kSocketCurrent] = reply
+}
+
+function onSocketTimeout (this: any): void {
+  const reply = this[kSocketCurrent]
+  if (reply === null || reply.raw.writableEnded) return
+  this[kSocketCurrent] = null
+  const request = reply.request
   runHooks(request[kRouteContext].onTimeout, request, reply, false, logHookError)
 }
 

@@ -4,8 +4,9 @@
  * send → (preSerialization → serialize, for non-string payloads) → onSend → write.
  */
 import { Buffer } from 'node:buffer'
+import { validateHeaderName, validateHeaderValue } from 'node:http'
 import { performance } from 'node:perf_hooks'
-import { finished } from 'node:stream'
+import { finished, Readable } from 'node:stream'
 import { codes } from './errors'
 import { kRouteContext, kReplySerializer, kReplyErrorHandlerIndex } from './symbols'
 import { runPayloadHooks } from './hooks'
@@ -20,6 +21,8 @@ export const kReplyHijacked = Symbol('enclave.replyHijacked')
 export const kReplyStartTime = Symbol('enclave.replyStartTime')
 export const kReplyHasStatusCode = Symbol('enclave.replyHasStatusCode')
 export const kReplyInOnError = Symbol('enclave.replyInOnError')
+/** Set while the default error payload goes through onSend: a failure there must not start the error path again. */
+export const kReplySendingError = Symbol('enclave.replySendingError')
 
 /** The base of every context's reply class: it holds the methods; instances come from `subclassReply`. */
 export function Reply (): void {}
@@ -36,6 +39,7 @@ export function subclassReply (Parent: any): any {
     this[kReplyHijacked] = false
     this[kReplyHasStatusCode] = false
     this[kReplyInOnError] = false
+    this[kReplySendingError] = false
     this[kReplySerializer] = null
     this[kReplyErrorHandlerIndex] = null
     this[kReplyStartTime] = performance.now()
@@ -56,8 +60,7 @@ proto.code = function code (this: any, statusCode: number) {
 }
 proto.status = proto.code
 
-proto.header = function header (this: any, key: string, value: unknown) {
-  if (value === undefined) return this
+proto.header = function header (this: any, key: string, value: unknown = '') {
   const name = key.toLowerCase()
   const headers = this[kReplyHeaders]
   if (name === 'set-cookie' && headers[name] !== undefined) {
@@ -133,6 +136,12 @@ proto.redirect = function redirect (this: any, codeOrUrl: number | string, urlOr
 }
 
 proto.callNotFound = function (this: any) {
+  if (this[kRouteContext].isNotFound) {
+    // calling it from the not-found handler itself would loop forever
+    this.log.warn('Trying to send a NotFound error inside a 404 handler. Sending basic 404 response.')
+    this.code(404).send('404 Not Found')
+    return this
+  }
   callNotFound(this.request, this)
   return this
 }
@@ -154,41 +163,63 @@ proto.send = function send (this: any, payload?: unknown) {
   return this
 }
 
+const jsonContentType = 'application/json; charset=utf-8'
+
+/** A JSON content type without a charset gets `charset=utf-8`, as Fastify does (`type('application/json')`). */
+function withJsonCharset (contentType: string): string {
+  if (contentType.includes('charset')) return contentType
+  const trimmed = contentType.trim()
+  return trimmed.endsWith(';') ? trimmed + ' charset=utf-8' : trimmed + '; charset=utf-8'
+}
+
+/** Streams (node or web) and fetch `Response`s are pre-serialized: they go straight to onSend. */
+function isStreamLike (payload: any): boolean {
+  return typeof payload.pipe === 'function' || typeof payload.getReader === 'function' ||
+    Object.prototype.toString.call(payload) === '[object Response]'
+}
+
 /** Chooses the content type and the serializer for a payload, then runs the onSend hooks. */
 export function sendPayload (reply: any, payload: unknown): void {
-  if (payload === undefined || payload === null) {
-    if (payload === null && reply[kReplyHeaders]['content-type'] === undefined) {
-      // `null` is valid JSON; Fastify 4 sends it as such
-      reply[kReplyHeaders]['content-type'] = 'application/json; charset=utf-8'
-      onSendHook(reply, 'null')
+  if (payload === undefined) {
+    onSendHook(reply, payload)
+    return
+  }
+  const headers = reply[kReplyHeaders]
+  const contentType: string | undefined = headers['content-type']
+  if (typeof payload === 'string') {
+    if (contentType === undefined) {
+      headers['content-type'] = 'text/plain; charset=utf-8'
+    } else if (reply[kReplySerializer] !== null) {
+      serializeAndSend(reply, payload)
       return
+    } else if (contentType.includes('json')) {
+      headers['content-type'] = withJsonCharset(contentType)
     }
     onSendHook(reply, payload)
     return
   }
-  const contentType: string | undefined = reply[kReplyHeaders]['content-type']
-  if (typeof payload === 'string') {
-    if (contentType === undefined) reply[kReplyHeaders]['content-type'] = 'text/plain; charset=utf-8'
-    onSendHook(reply, payload)
-    return
+  if (payload !== null) {
+    if (Buffer.isBuffer(payload) || isStreamLike(payload)) {
+      if (contentType === undefined && Buffer.isBuffer(payload)) headers['content-type'] = 'application/octet-stream'
+      onSendHook(reply, payload)
+      return
+    }
+    if (ArrayBuffer.isView(payload)) {
+      if (contentType === undefined) headers['content-type'] = 'application/octet-stream'
+      onSendHook(reply, Buffer.from(payload.buffer, payload.byteOffset, payload.byteLength))
+      return
+    }
   }
-  if (Buffer.isBuffer(payload) || typeof (payload as any).pipe === 'function') {
-    if (contentType === undefined && Buffer.isBuffer(payload)) reply[kReplyHeaders]['content-type'] = 'application/octet-stream'
-    onSendHook(reply, payload)
-    return
-  }
-  if (ArrayBuffer.isView(payload)) {
-    if (contentType === undefined) reply[kReplyHeaders]['content-type'] = 'application/octet-stream'
-    onSendHook(reply, Buffer.from(payload.buffer, payload.byteOffset, payload.byteLength))
-    return
-  }
+  // objects and `null` (valid JSON) are serialized
   if (contentType === undefined) {
-    reply[kReplyHeaders]['content-type'] = 'application/json; charset=utf-8'
+    headers['content-type'] = jsonContentType
   } else if (reply[kReplySerializer] === null && !contentType.includes('json') && reply[kRouteContext].replySerializer === null) {
-    handleError(reply, new codes.FST_ERR_REP_INVALID_PAYLOAD_TYPE(typeof payload))
+    // `null` under a non-JSON type is an empty body; an object has no way to become one
+    if (payload === null) onSendHook(reply, null)
+    else handleError(reply, new codes.FST_ERR_REP_INVALID_PAYLOAD_TYPE(typeof payload))
     return
-  } else if (contentType.includes('json') && !contentType.includes('charset')) {
-    reply[kReplyHeaders]['content-type'] = contentType + '; charset=utf-8'
+  } else if (contentType.includes('json')) {
+    headers['content-type'] = withJsonCharset(contentType)
   }
   const hooks = reply[kRouteContext].preSerialization
   if (hooks === null) {
@@ -203,10 +234,7 @@ function preSerializationDone (err: Error | null, reply: any, payload: unknown):
     handleError(reply, err)
     return
   }
-  if (typeof payload === 'string' || Buffer.isBuffer(payload)) {
-    onSendHook(reply, payload)
-    return
-  }
+  // whatever the hooks leave (a string included) is serialized: the content type already says JSON
   serializeAndSend(reply, payload)
 }
 
@@ -242,23 +270,33 @@ function onSendDone (err: Error | null, reply: any, payload: unknown): void {
 function writeResponse (reply: any, payload: unknown): void {
   const res = reply.raw
   if (res.writableEnded || res.destroyed) return
+  if (payload !== null && typeof payload === 'object' && Object.prototype.toString.call(payload) === '[object Response]') {
+    payload = unwrapResponse(reply, payload as Response)
+  }
   const headers = reply[kReplyHeaders]
   const statusCode: number = res.statusCode
   if (statusCode === 204 || statusCode === 304 || (statusCode >= 100 && statusCode < 200)) {
-    delete headers['content-length']
-    delete headers['transfer-encoding']
-    res.writeHead(statusCode, headers)
-    res.end()
+    // these statuses never carry a body: drop the headers describing one we were given (headers set for an
+    // empty answer, such as a CORS preflight's `content-length: 0`, are the user's choice and stay)
+    if (payload !== undefined && payload !== null) {
+      delete headers['content-length']
+      delete headers['transfer-encoding']
+      if (statusCode === 204) delete headers['content-type']
+    }
+    if (writeHead(reply, statusCode, headers)) res.end()
     return
   }
   if (payload === undefined || payload === null) {
     if (headers['content-length'] === undefined && headers['transfer-encoding'] === undefined) headers['content-length'] = '0'
-    res.writeHead(statusCode, headers)
-    res.end()
+    if (writeHead(reply, statusCode, headers)) res.end()
     return
   }
   if (typeof (payload as any).pipe === 'function') {
     sendStream(reply, payload as NodeJS.ReadableStream)
+    return
+  }
+  if (typeof (payload as any).getReader === 'function') {
+    sendStream(reply, Readable.fromWeb(payload as any))
     return
   }
   if (typeof payload !== 'string' && !Buffer.isBuffer(payload)) {
@@ -267,17 +305,82 @@ function writeResponse (reply: any, payload: unknown): void {
     return
   }
   if (headers['content-length'] === undefined) headers['content-length'] = String(Buffer.byteLength(payload))
-  res.writeHead(statusCode, headers)
+  if (!writeHead(reply, statusCode, headers)) return
   // HEAD answers carry the GET route's headers (content-length included) but never a body
   if (reply.request.raw.method === 'HEAD') res.end()
   else res.end(payload)
+}
+
+/** Last resort for an error body whose onSend hooks failed: written without hooks; failing here ends the socket. */
+export function writeErrorResponse (reply: any, body: string): void {
+  const res = reply.raw
+  if (res.writableEnded || res.destroyed) return
+  const headers = reply[kReplyHeaders]
+  headers['content-length'] = String(Buffer.byteLength(body))
+  try {
+    res.writeHead(res.statusCode, headers)
+    if (reply.request.raw.method === 'HEAD') res.end()
+    else res.end(body)
+  } catch (err) {
+    reply.log.error({ err }, 'the error response could not be written')
+    res.destroy()
+  }
+}
+
+/** A fetch `Response` brings its own status and headers; its body (a web stream or null) is what gets written. */
+function unwrapResponse (reply: any, response: Response): unknown {
+  reply.raw.statusCode = response.status
+  const headers = reply[kReplyHeaders]
+  response.headers.forEach((value, name) => { headers[name] = value })
+  return response.body
+}
+
+/**
+ * `writeHead` throws on an invalid header name or value (or status): the response is then answered by the error
+ * handler, without the offending headers, so that one bad header cannot leave the request hanging.
+ */
+function writeHead (reply: any, statusCode: number, headers: Record<string, unknown>): boolean {
+  try {
+    reply.raw.writeHead(statusCode, headers)
+    return true
+  } catch (err) {
+    dropInvalidHeaders(reply)
+    reply[kReplyStarted] = false
+    handleError(reply, err)
+    return false
+  }
+}
+
+function dropInvalidHeaders (reply: any): void {
+  const headers = reply[kReplyHeaders]
+  let dropped = false
+  for (const name of Object.keys(headers)) {
+    try {
+      validateHeaderName(name)
+      validateHeaderValue(name, headers[name])
+    } catch {
+      delete headers[name]
+      dropped = true
+    }
+  }
+  // nothing was wrong with the headers themselves: start the error answer from a clean slate
+  if (!dropped) reply[kReplyHeaders] = {}
 }
 
 /** Pipes a stream; headers are set (not flushed) first so that an error before the first byte still gets a response. */
 function sendStream (reply: any, payload: NodeJS.ReadableStream): void {
   const res = reply.raw
   const headers = reply[kReplyHeaders]
-  for (const name of Object.keys(headers)) res.setHeader(name, headers[name])
+  try {
+    for (const name of Object.keys(headers)) res.setHeader(name, headers[name])
+  } catch (err) {
+    for (const name of Object.keys(headers)) res.removeHeader(name)
+    if (typeof (payload as any).destroy === 'function') (payload as any).destroy()
+    dropInvalidHeaders(reply)
+    reply[kReplyStarted] = false
+    handleError(reply, err)
+    return
+  }
   let sourceDone = false
   finished(payload as any, (err) => {
     sourceDone = true

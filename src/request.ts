@@ -7,6 +7,9 @@ import proxyAddr from 'proxy-addr'
 import { kRouteContext } from './symbols'
 import type { RouteContext } from './context'
 
+/** The request's headers: `raw.headers` until a handler assigns `request.headers`. */
+const kHeaders = Symbol('enclave.requestHeaders')
+
 export interface RequestState {
   /** Trust function compiled from the `trustProxy` option, or null when proxies are not trusted. */
   trust: ((addr: string, index: number) => boolean) | null
@@ -33,7 +36,7 @@ export function subclassRequest (Parent: any): any {
     this.query = query
     this.log = log
     this.body = undefined
-    this.headers = raw.headers
+    this[kHeaders] = raw.headers
     this[kRouteContext] = context
   }
   ContextRequest.prototype = Object.create(Parent.prototype)
@@ -50,6 +53,11 @@ export const kTrust = Symbol('enclave.trustProxy')
 
 Object.defineProperties(Request.prototype, {
   [kTrust]: { value: null, writable: true },
+  // assigning headers adds to the incoming ones (Fastify's setter); `raw.headers` stays untouched
+  headers: {
+    get () { return this[kHeaders] },
+    set (value: Record<string, unknown>) { this[kHeaders] = { ...this.raw.headers, ...value } }
+  },
   url: { get () { return this.raw.url } },
   originalUrl: { get () { return this.raw.originalUrl ?? this.raw.url } },
   method: { get () { return this.raw.method } },
@@ -101,6 +109,7 @@ Object.defineProperties(Request.prototype, {
         logLevel: context.logLevel,
         exposeHeadRoute: options.exposeHeadRoute,
         prefixTrailingSlash: options.prefixTrailingSlash,
+        version: (options.constraints as any)?.version,
         handler: context.handler
       }
     }
