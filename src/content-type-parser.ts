@@ -371,7 +371,7 @@ function registryOf (instance: any): ContentTypeParserRegistry {
 }
 
 function assertNotStarted (instance: any, method: string): void {
-  if (instance[kApp]?.started === true) throw new codes.FST_ERR_INSTANCE_ALREADY_STARTED(method)
+  if (instance[kApp]?.started === true) throw new codes.FST_ERR_CTP_INSTANCE_ALREADY_STARTED(method)
 }
 
 /** Public instance methods, mixed into the root instance; each works on the calling context's registry. */

@@ -47,6 +47,8 @@ export class PluginContext {
   replyProps: Array<[string | symbol, unknown]>
   /** Names of plugins registered in this context or its ancestors (for plugin-meta `dependencies`). */
   registeredPlugins: string[]
+  /** Child contexts created so far: a hook added here later must reach them too. */
+  readonly children: PluginContext[] = []
 
   constructor (parent: PluginContext | null, init: {
     instance: any, prefix: string, pluginName: string, hooks: HookLists, schema: SchemaContext,

@@ -47,7 +47,7 @@ export const codes = {
   FST_ERR_AJV_CUSTOM_OPTIONS_OPT_NOT_OBJ: createError('FST_ERR_AJV_CUSTOM_OPTIONS_OPT_NOT_OBJ', "ajv.customOptions option should be an object, instead got '%s'", 500, TypeError),
   FST_ERR_AJV_CUSTOM_OPTIONS_OPT_NOT_ARR: createError('FST_ERR_AJV_CUSTOM_OPTIONS_OPT_NOT_ARR', "ajv.plugins option should be an array, instead got '%s'", 500, TypeError),
   FST_ERR_INSTANCE_ALREADY_LISTENING: createError('FST_ERR_INSTANCE_ALREADY_LISTENING', 'Fastify instance is already listening. %s'),
-  FST_ERR_INSTANCE_ALREADY_STARTED: createError('FST_ERR_CTP_INSTANCE_ALREADY_STARTED', 'Cannot call "%s" when fastify instance is already started!'),
+  FST_ERR_CTP_INSTANCE_ALREADY_STARTED: createError('FST_ERR_CTP_INSTANCE_ALREADY_STARTED', 'Cannot call "%s" when fastify instance is already started!'),
   FST_ERR_REOPENED_CLOSE_SERVER: createError('FST_ERR_REOPENED_CLOSE_SERVER', 'Fastify has already been closed and cannot be reopened'),
   FST_ERR_REOPENED_SERVER: createError('FST_ERR_REOPENED_SERVER', 'Fastify is already listening'),
   FST_ERR_LISTEN_OPTIONS_INVALID: createError('FST_ERR_LISTEN_OPTIONS_INVALID', "Invalid listen options: '%s'", 500, TypeError),

@@ -4,7 +4,7 @@
  */
 import { codes } from './errors'
 import { kContext, kApp, kReplyErrorHandlerIndex } from './symbols'
-import { lifecycleHooks, applicationHooks, type AnyFn } from './context'
+import { lifecycleHooks, applicationHooks, type AnyFn, type HookName, type PluginContext } from './context'
 
 
 /** Hooks whose callback form has a payload argument before `done`. */
@@ -29,6 +29,12 @@ function maxAsyncArgs (name: string): number {
   return 2
 }
 
+/** A context's hooks apply to all its descendants, including those created before the hook was added. */
+function addToContextTree (context: PluginContext, name: HookName, fn: AnyFn): void {
+  context.hooks[name].push(fn)
+  for (const child of context.children) addToContextTree(child, name, fn)
+}
+
 /** `instance.addHook(name, fn)`: lifecycle hooks go to this context's lists (copied by children at creation). */
 export function addHook (this: any, name: string, fn: AnyFn): any {
   validateHook(name, fn)
@@ -45,7 +51,7 @@ export function addHook (this: any, name: string, fn: AnyFn): any {
       app.applicationHooks[name].push({ fn, instance: this })
       break
     default:
-      context.hooks[name].push(fn)
+      addToContextTree(context, name as HookName, fn)
   }
   return this
 }

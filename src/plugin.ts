@@ -113,6 +113,7 @@ function override (parent: any, fn: any, opts: any): any {
     replyProps: [],
     registeredPlugins: parentContext.registeredPlugins.slice()
   })
+  parentContext.children.push(instance[kContext])
   for (const hook of parentContext.hooks.onRegister) hook.call(parent, instance, opts)
   return instance
 }

@@ -269,7 +269,7 @@ function normalizeController (input: unknown, base: ControllerState): Controller
 }
 
 function assertNotStarted (instance: any, method: string): void {
-  if (instance[kApp]?.started) throw new codes.FST_ERR_INSTANCE_ALREADY_STARTED(method)
+  if (instance[kApp]?.started) throw new codes.FST_ERR_INSTANCE_ALREADY_LISTENING(`Cannot call "${method}"!`)
 }
 
 /**

@@ -315,7 +315,7 @@ function safeString (value: unknown): string {
 }
 
 function assertCanConfigure (instance: any, name: string, fn: unknown): void {
-  if (instance[kApp]?.started) throw new codes.FST_ERR_INSTANCE_ALREADY_STARTED(name)
+  if (instance[kApp]?.started) throw new codes.FST_ERR_INSTANCE_ALREADY_LISTENING(`Cannot call "${name}"!`)
   if (typeof fn !== 'function') throw new codes.FST_ERR_SERIALIZER_NOT_FN(name, typeof fn)
 }
 

@@ -31,7 +31,10 @@ export function createServer (options: NormalizedOptions, handler: (req: any, re
     server = options.https ? http2.createSecureServer(options.https as any, handler) : http2.createServer(handler)
     server.setTimeout(options.http2SessionTimeout)
   } else {
-    const serverOptions = { requestTimeout: options.requestTimeout, keepAliveTimeout: options.keepAliveTimeout }
+    const serverOptions: Record<string, number> = { requestTimeout: options.requestTimeout, keepAliveTimeout: options.keepAliveTimeout }
+    // Node checks request timeouts only every connectionsCheckingInterval (30 s by default): tighten it so a
+    // slow client is cut off close to requestTimeout, not up to 30 s later.
+    if (options.requestTimeout > 0) serverOptions.connectionsCheckingInterval = Math.min(30000, Math.max(50, Math.floor(options.requestTimeout / 2)))
     server = options.https ? https.createServer({ ...options.https, ...serverOptions } as any, handler) : http.createServer(serverOptions, handler)
     server.keepAliveTimeout = options.keepAliveTimeout
     server.maxRequestsPerSocket = options.maxRequestsPerSocket

@@ -450,3 +450,20 @@ describe('application hooks', () => {
     assert.equal(seen, 'child')
   })
 })
+
+test('a hook added to a parent after a child was registered still runs for the child\'s routes', async () => {
+  const app = enclave()
+  const calls: string[] = []
+  await app.register(async (child: any) => {
+    child.addHook('onRequest', async () => { calls.push('child') })
+    child.get('/inner', async () => ({ ok: true }))
+  })
+  app.addHook('onRequest', async () => { calls.push('parent') })
+  app.get('/outer', async () => ({ ok: true }))
+  const inner = await app.inject({ url: '/inner' })
+  assert.equal(inner.statusCode, 200)
+  assert.deepEqual(calls, ['child', 'parent'])
+  calls.length = 0
+  await app.inject({ url: '/outer' })
+  assert.deepEqual(calls, ['parent'])
+})

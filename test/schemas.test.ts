@@ -82,10 +82,10 @@ test('siblings may use the same $id without clashing', async () => {
   assert.deepEqual(app.getSchemas(), {})
 })
 
-test('schema setters throw FST_ERR_INSTANCE_ALREADY_STARTED once the app started', async () => {
+test('schema setters throw FST_ERR_INSTANCE_ALREADY_LISTENING once the app started', async () => {
   const app = enclave()
   await app.ready()
-  assert.throws(() => app.addSchema({ $id: 'late' }), { message: 'Cannot call "addSchema" when fastify instance is already started!' })
+  assert.throws(() => app.addSchema({ $id: 'late' }), { code: 'FST_ERR_INSTANCE_ALREADY_LISTENING', message: 'Fastify instance is already listening. Cannot call "addSchema"!' })
   assert.throws(() => app.setValidatorCompiler(() => () => true), /setValidatorCompiler/)
   assert.throws(() => app.setSchemaErrorFormatter(() => new Error('x')), /setSchemaErrorFormatter/)
   assert.throws(() => app.setSchemaController({}), /setSchemaController/)

@@ -47,8 +47,8 @@ test('serializer setters validate their argument and refuse after start', async 
   assert.throws(() => app.setReplySerializer(null as any), (err: any) => err.code === 'FST_ERR_SERIALIZER_NOT_FN' && err instanceof TypeError)
   assert.equal(app.setReplySerializer((p: unknown) => JSON.stringify(p)), app)
   await app.ready()
-  assert.throws(() => app.setSerializerCompiler(() => () => ''), { code: 'FST_ERR_CTP_INSTANCE_ALREADY_STARTED' })
-  assert.throws(() => app.setReplySerializer(() => ''), { code: 'FST_ERR_CTP_INSTANCE_ALREADY_STARTED' })
+  assert.throws(() => app.setSerializerCompiler(() => () => ''), { code: 'FST_ERR_INSTANCE_ALREADY_LISTENING' })
+  assert.throws(() => app.setReplySerializer(() => ''), { code: 'FST_ERR_INSTANCE_ALREADY_LISTENING' })
 })
 
 test('schemaController.compilersFactory.buildSerializer gets the shared schemas and serializerOpts, once per schema set', async () => {
