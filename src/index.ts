@@ -2,20 +2,20 @@
  * Enclave: a schema-driven web framework implementing Fastify 4's public API.
  *
  * `require('enclave')` returns the factory (also as `.default` and `.enclave`); `import enclave from 'enclave'`
- * works the same way.
+ * works the same way. The public types live in `./types` and are all re-exported here.
  */
 import { createInstance } from './instance'
 import { codes, createError } from './errors'
 import { FASTIFY_API_VERSION } from './plugin'
+import type { EnclaveFactory } from './types'
 
 /** Creates an application (the root encapsulation context). */
-export function enclave (options?: Record<string, unknown>): any {
-  return createInstance(options)
-}
+export const enclave = createInstance as unknown as EnclaveFactory
 
 export const errorCodes = codes
 export { createError, FASTIFY_API_VERSION }
+export type * from './types'
 export default enclave
 
 // CommonJS consumers get the factory itself, carrying the named exports.
-module.exports = Object.assign(enclave, exports, { default: enclave, enclave })
+module.exports = Object.assign(createInstance, exports, { default: createInstance, enclave: createInstance })

@@ -220,7 +220,7 @@ export function createInstance (userOptions?: unknown): any {
         })
       })
     }
-    if (cb === undefined || cb === null) return app.readyPromise
+    if (cb === undefined || cb === null) return app.readyPromise.then(() => this)
     if (typeof cb !== 'function') throw new codes.FST_ERR_OPTIONS_NOT_OBJ()
     app.readyPromise.then(() => cb(null), (err) => cb(err))
     return undefined

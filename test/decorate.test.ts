@@ -1,6 +1,6 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import enclave from '../src/index'
+import { enclave } from './helpers'
 
 test('decorate adds a value or a method to the instance; hasDecorator sees it', async () => {
   const app = enclave()

@@ -1,7 +1,7 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import fp from 'fastify-plugin'
-import enclave from '../src/index'
+import { enclave } from './helpers'
 
 /** The spec's section 4 app: root decorates `answer`; /one and /two are sibling contexts; /three is /two's child. */
 function visibilityApp (wrapGrandchild: boolean): any {

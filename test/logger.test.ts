@@ -1,6 +1,6 @@
 import { test, describe } from 'node:test'
 import assert from 'node:assert/strict'
-import enclave from '../src/index'
+import { enclave } from './helpers'
 
 /** A pino destination collecting parsed log lines. */
 function logSink (): { stream: { write: (line: string) => void }, lines: any[] } {

@@ -8,7 +8,7 @@ import http from 'node:http'
 import https from 'node:https'
 import http2 from 'node:http2'
 import { Writable } from 'node:stream'
-import enclave from '../src/index'
+import { enclave } from './helpers'
 
 /** A writable that collects pino's JSON lines. */
 function logSink (): { stream: Writable, lines: any[] } {

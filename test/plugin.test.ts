@@ -1,6 +1,6 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import enclave from '../src/index'
+import { enclave } from './helpers'
 
 test('async and callback plugins both load, in registration order', async () => {
   const app = enclave()

@@ -1,6 +1,6 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import enclave from '../src/index'
+import { enclave } from './helpers'
 
 const methods = ['get', 'post', 'put', 'delete', 'options', 'patch'] as const
 

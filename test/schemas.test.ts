@@ -1,6 +1,6 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import enclave from '../src/index'
+import { enclave } from './helpers'
 
 test('getSchemas is encapsulated: a parent sees its own, a child its own plus its ancestors\'', async () => {
   const app = enclave()

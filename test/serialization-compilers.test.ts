@@ -1,6 +1,6 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import enclave from '../src/index'
+import { enclave } from './helpers'
 
 test('setSerializerCompiler is encapsulated; the route option serializerCompiler wins; httpStatus is the key', async () => {
   const app = enclave()

@@ -1,6 +1,6 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import enclave from '../src/index'
+import { enclave } from './helpers'
 
 // fast-json-stringify generates code from schemas: schema-derived strings must stay data.
 const hostileNames = [

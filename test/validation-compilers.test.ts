@@ -1,7 +1,7 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import Ajv from 'ajv'
-import enclave from '../src/index'
+import { enclave } from './helpers'
 
 const ajvErrors = require('ajv-errors')
 const ajvFormats = require('ajv-formats')

@@ -1,0 +1,19 @@
+/**
+ * The factory: `enclave(options)` creates a root instance. It is also the module's `default` and named `enclave`
+ * export, and carries the error code registry.
+ */
+import type { EnclaveInstance } from './instance'
+import type { EnclaveOptions } from './options'
+import type { EnclaveErrorCodes } from './errors'
+
+/** The type of the `enclave` export. */
+export interface EnclaveFactory {
+  /** Creates a root instance. */
+  (opts?: EnclaveOptions): EnclaveInstance
+  /** The factory itself, for `import enclave from 'enclave'` under CommonJS interop. */
+  default: EnclaveFactory
+  /** The factory itself, for `import { enclave } from 'enclave'`. */
+  enclave: EnclaveFactory
+  /** Every error class, by code name (`errorCodes.FST_ERR_NOT_FOUND`). */
+  errorCodes: EnclaveErrorCodes
+}
