@@ -149,20 +149,33 @@ export function route (this: any, options: unknown): any {
       config: given.config ?? {},
       handler: given.handler
     }
+    // the automatic HEAD route starts from the options as given, before onRoute hooks changed them (as Fastify)
+    const headTemplate = { ...routeOptions, config: { ...routeOptions.config } }
     for (const hook of context.hooks.onRoute) hook.call(this, routeOptions)
     // onRoute hooks may rewrite anything; what they leave is what gets registered
     const finalMethods = normalizeMethods(routeOptions.method)
     validateRouteOptions(routeOptions, finalMethods, routeOptions.url)
-    for (const method of finalMethods) addToRouter(this, app, context, routeOptions, method)
+    for (const method of finalMethods) addToRouter(app, this, context, routeOptions, method, false)
+    if (finalMethods.includes('GET')) addHeadRoute(app, this, context, headTemplate, routeOptions)
   }
   return this
 }
 
-function addToRouter (instance: any, app: any, plugin: PluginContext, options: RouteOptions, method: string): void {
+/** The HEAD route exposed for a GET route: a route of its own, so `onRoute` hooks (swagger, helmet…) see it. */
+function addHeadRoute (app: any, instance: any, context: PluginContext, template: RouteOptions, getOptions: RouteOptions): void {
+  const exposeHead = getOptions.exposeHeadRoute ?? app.options.exposeHeadRoutes
+  if (!exposeHead || app.router.hasRoute('HEAD', getOptions.url, getOptions.constraints ?? {})) return
+  const headOptions: RouteOptions = { ...template, method: 'HEAD', url: getOptions.url, path: getOptions.url }
+  for (const hook of context.hooks.onRoute) hook.call(instance, headOptions)
+  validateRouteOptions(headOptions, ['HEAD'], headOptions.url)
+  addToRouter(app, instance, context, headOptions, 'HEAD', true)
+}
+
+function addToRouter (app: any, instance: any, plugin: PluginContext, options: RouteOptions, method: string, autoHead: boolean): void {
   const url = options.url
-  const record: RouteRecord = { options, method, url, plugin, instance, context: null, isNotFound: false, autoHead: false }
+  const record: RouteRecord = { options, method, url, plugin, instance, context: null, isNotFound: false, autoHead }
   const constraints = options.constraints ?? {}
-  if (method === 'HEAD') {
+  if (method === 'HEAD' && !autoHead) {
     // an explicit HEAD replaces the automatic one of the GET with the same url and constraints
     const existing = app.router.findRoute('HEAD', url, constraints)
     if (existing !== null && existing.store.autoHead === true) {
@@ -178,12 +191,6 @@ function addToRouter (instance: any, app: any, plugin: PluginContext, options: R
   }
   if (Object.keys(constraints).length > 0) app.hasConstraints = true
   app.routes.push(record)
-  const exposeHead = options.exposeHeadRoute ?? app.options.exposeHeadRoutes
-  if (method === 'GET' && exposeHead && !app.router.hasRoute('HEAD', url, constraints)) {
-    const head: RouteRecord = { ...record, method: 'HEAD', autoHead: true }
-    app.router.on('HEAD', url, { constraints }, noopHandler, head)
-    app.routes.push(head)
-  }
 }
 
 function asList (value: unknown): AnyFn[] {

@@ -357,7 +357,8 @@ describe('application hooks', () => {
     app.post('/other', async () => 'other')
     const res = await app.inject('/rewrite')
     assert.equal(res.payload, 'rewritten')
-    assert.deepEqual(seen, ['GET /rewrite', 'POST /other'])
+    // the HEAD route exposed for a GET is a route of its own and goes through onRoute too, as in Fastify 4
+    assert.deepEqual(seen, ['GET /rewrite', 'HEAD /rewrite', 'POST /other'])
   })
 
   test('onRoute is encapsulated and sees the prefixed url', async () => {
@@ -369,7 +370,7 @@ describe('application hooks', () => {
     }, { prefix: '/v1' })
     app.get('/root', async () => 'root')
     await app.ready()
-    assert.deepEqual(seen, ['/v1/a'])
+    assert.deepEqual(seen, ['/v1/a', '/v1/a']) // GET, then its HEAD route
   })
 
   test('onRegister is called with each new child instance and its options', async () => {

@@ -281,9 +281,14 @@ test('onRoute hook sees the route options and may change them', async () => {
   assert.deepEqual(denied.json(), { denied: true })
   assert.deepEqual(seen, [
     { method: 'GET', url: '/open', routePath: '/open', prefix: '' },
+    { method: 'HEAD', url: '/open', routePath: '/open', prefix: '' },
     { method: 'GET', url: '/secret', routePath: '/secret', prefix: '' },
-    { method: 'GET', url: '/child/x', routePath: '/x', prefix: '/child' }
+    { method: 'HEAD', url: '/secret', routePath: '/secret', prefix: '' },
+    { method: 'GET', url: '/child/x', routePath: '/x', prefix: '/child' },
+    { method: 'HEAD', url: '/child/x', routePath: '/x', prefix: '/child' }
   ])
+  const deniedHead = await app.inject({ method: 'HEAD', url: '/secret' })
+  assert.equal(deniedHead.statusCode, 401)
   await app.close()
 })
 
@@ -297,7 +302,7 @@ test('onRoute in a child context sees only that context\'s routes', async () => 
   })
   app.register(async (sibling: any) => { sibling.get('/sibling', () => {}) })
   await app.ready()
-  assert.deepEqual(seen, ['/inside'])
+  assert.deepEqual(seen, ['/inside', '/inside']) // GET and its HEAD route
   await app.close()
 })
 
