@@ -41,6 +41,7 @@ const schema: Record<string, [Check, string]> = {
   requestTimeout: [isNonNegInt, 'a non-negative integer (ms)'],
   maxRequestsPerSocket: [isNonNegInt, 'a non-negative integer'],
   forceCloseConnections: [either(isBool, oneOf('idle')), "a boolean or 'idle'"],
+  closeTimeout: [isNonNegInt, 'a non-negative integer (ms; 0 waits for in-flight requests without limit)'],
   serverFactory: [isFn, 'a function'],
   querystringParser: [isFn, 'a function'],
   rewriteUrl: [isFn, 'a function'],
@@ -84,6 +85,7 @@ export interface NormalizedOptions {
   requestTimeout: number
   maxRequestsPerSocket: number
   forceCloseConnections: boolean | 'idle'
+  closeTimeout: number
   serverFactory: ((handler: any, opts: any) => any) | undefined
   querystringParser: ((str: string) => Record<string, unknown>) | undefined
   rewriteUrl: ((req: any) => string) | undefined
@@ -124,6 +126,7 @@ export const defaults = {
   requestTimeout: 0,
   maxRequestsPerSocket: 0,
   forceCloseConnections: 'idle' as const,
+  closeTimeout: 10000,
   allowUnsafeRegex: false,
   useSemicolonDelimiter: false
 }

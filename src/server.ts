@@ -136,7 +136,17 @@ export function closeServer (app: any, done: (err?: Error) => void): void {
     done()
     return
   }
-  app.server.close((err: any) => done(err && err.code !== 'ERR_SERVER_NOT_RUNNING' ? err : undefined))
+  // In-flight requests may finish, but not forever: past closeTimeout the remaining connections are cut.
+  const deadline = app.options.closeTimeout > 0
+    ? setTimeout(() => {
+      app.logger.warn(`closeTimeout (${app.options.closeTimeout} ms) reached: closing the remaining connections`)
+      if (typeof app.server.closeAllConnections === 'function') app.server.closeAllConnections()
+    }, app.options.closeTimeout)
+    : null
+  app.server.close((err: any) => {
+    if (deadline !== null) clearTimeout(deadline)
+    done(err && err.code !== 'ERR_SERVER_NOT_RUNNING' ? err : undefined)
+  })
   const force = app.options.forceCloseConnections
   if (force === true && typeof app.server.closeAllConnections === 'function') app.server.closeAllConnections()
   else if (force === 'idle' && typeof app.server.closeIdleConnections === 'function') app.server.closeIdleConnections()

@@ -55,6 +55,11 @@ export interface EnclaveOptions {
   requestTimeout?: number
   maxRequestsPerSocket?: number
   forceCloseConnections?: boolean | 'idle'
+  /**
+   * Enclave: how long `close()` lets in-flight requests finish before cutting the remaining connections (ms).
+   * Default 10000; 0 waits without limit, as Fastify 4 does.
+   */
+  closeTimeout?: number
   /** Builds the server from Enclave's request listener. */
   serverFactory?: (handler: http.RequestListener, opts: EnclaveOptions) => RawServerBase
   querystringParser?: (querystring: string) => Record<string, unknown>

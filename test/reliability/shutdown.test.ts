@@ -183,3 +183,30 @@ describe('the demo closes gracefully on SIGTERM', () => {
     assert.equal(startedResult.responses[0].headers.connection, 'close')
   })
 })
+
+describe('closeTimeout bounds the drain', () => {
+  test('a request that never finishes is cut off at closeTimeout and close() resolves', async (t) => {
+    const app: any = enclave({ closeTimeout: 300 })
+    closeOnExit(t, app)
+    let handlerStarted!: () => void
+    const started = new Promise<void>((resolve) => { handlerStarted = resolve })
+    app.get('/hang', (_req: any, _reply: any) => { handlerStarted() }) // never replies
+    const address: string = await app.listen({ port: 0, host: '127.0.0.1' })
+    const port = Number(new URL(address).port)
+    const socket = net.connect(port, '127.0.0.1')
+    socket.write('GET /hang HTTP/1.1\r\nHost: x\r\n\r\n')
+    const socketClosed = once(socket, 'close')
+    await started
+    const begin = Date.now()
+    await app.close()
+    const elapsed = Date.now() - begin
+    await socketClosed
+    assert.ok(elapsed >= 250, `close() waited for the in-flight request (${elapsed} ms)`)
+    assert.ok(elapsed < 3000, `close() was bounded by closeTimeout (${elapsed} ms)`)
+    assert.equal(await connectError(port), 'ECONNREFUSED')
+  })
+
+  test('closeTimeout must be a non-negative integer', () => {
+    assert.throws(() => enclave({ closeTimeout: -1 } as any), { code: 'FST_ERR_INIT_OPTS_INVALID' })
+  })
+})
