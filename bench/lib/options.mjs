@@ -1,0 +1,95 @@
+/**
+ * Command-line options of `bench/run.mjs`. Every option can also come from an environment variable
+ * (`--rounds 3` or `BENCH_ROUNDS=3`), which is handy through `npm run bench`.
+ */
+
+const DEFAULTS = {
+  scenarios: 'a,b,c,d,e,f',
+  servers: 'enclave,fastify,node',
+  rounds: 5,
+  duration: 5,
+  warmup: 3,
+  connections: 100,
+  pipelining: 10,
+  startupRuns: 5,
+  routes: 1000,
+  noiseLimit: 0.25,
+  maxRetries: 2,
+  timeBudget: 720,
+  docs: 'auto',
+  out: ''
+}
+
+/** `--quick`: about two minutes, for checking the harness, not for publishing numbers. */
+const QUICK = { rounds: 2, duration: 2, warmup: 1, startupRuns: 2 }
+
+export const USAGE = `Usage: node bench/run.mjs [options]   (or: npm run bench -- [options])
+  --quick              ~2 min smoke run (rounds 2, duration 2 s, warm-up 1 s, 2 start-up runs)
+  --scenarios a,b,..   scenarios to run (a–f; default all)
+  --servers x,y        servers among enclave,fastify,node (default all)
+  --rounds N           alternation rounds per scenario (default 5)
+  --duration S         seconds per measured slice (default 5)
+  --warmup S           seconds of warm-up per server and scenario (default 3)
+  --connections N      autocannon connections (default 100)
+  --pipelining N       autocannon pipelining (default 10)
+  --startup-runs N     runs per framework for scenario f (default 5)
+  --routes N           routes for scenario f (default 1000)
+  --noise-limit C      re-measure a slice when other processes used more than C cores (default 0.25)
+  --max-retries N      re-measurements per slice (default 2)
+  --time-budget S      re-measure only while the rest of the plan still fits in S seconds (default 720)
+  --docs / --no-docs   write docs/performance.md (default: only for a full, non-quick run)
+  --out FILE           JSON output (default bench/results/latest.json, or quick.json for partial runs)
+Environment: BENCH_QUICK=1, BENCH_SCENARIOS, BENCH_SERVERS, BENCH_ROUNDS, BENCH_DURATION, BENCH_WARMUP, …`
+
+function envName (key) {
+  return 'BENCH_' + key.replace(/[A-Z]/g, (letter) => '_' + letter).toUpperCase()
+}
+
+function camelCase (flag) {
+  return flag.replace(/-([a-z])/g, (_, letter) => letter.toUpperCase())
+}
+
+export function parseOptions (argv = process.argv.slice(2), env = process.env) {
+  const given = {}
+  for (const key of Object.keys(DEFAULTS)) {
+    if (env[envName(key)] !== undefined) given[key] = env[envName(key)]
+  }
+  let quick = env.BENCH_QUICK === '1'
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]
+    if (arg === '--help' || arg === '-h') return { help: true }
+    if (arg === '--quick') { quick = true; continue }
+    if (arg === '--docs' || arg === '--no-docs') { given.docs = arg === '--docs' ? 'yes' : 'no'; continue }
+    const match = /^--([a-z-]+)(?:=(.*))?$/.exec(arg)
+    const key = match && camelCase(match[1])
+    if (!key || !(key in DEFAULTS)) throw new Error(`unknown option ${arg}\n${USAGE}`)
+    given[key] = match[2] ?? argv[++i]
+  }
+  const options = { ...DEFAULTS, ...(quick ? QUICK : {}), ...given, quick }
+  for (const key of ['rounds', 'duration', 'warmup', 'connections', 'pipelining', 'startupRuns', 'routes', 'noiseLimit', 'maxRetries', 'timeBudget']) {
+    options[key] = Number(options[key])
+    if (!Number.isFinite(options[key]) || options[key] < 0) throw new Error(`--${key} must be a non-negative number`)
+  }
+  options.scenarios = options.scenarios.split(',').map((s) => s.trim()).filter(Boolean)
+  options.servers = options.servers.split(',').map((s) => s.trim()).filter(Boolean)
+  const unknownScenario = options.scenarios.find((s) => !'abcdef'.includes(s) || s.length !== 1)
+  if (unknownScenario) throw new Error(`unknown scenario "${unknownScenario}" (a–f)`)
+  const unknownServer = options.servers.find((s) => !['enclave', 'fastify', 'node'].includes(s))
+  if (unknownServer) throw new Error(`unknown server "${unknownServer}"`)
+  const complete = !quick && options.scenarios.length === 6 && options.servers.length === 3
+  options.writeDocs = options.docs === 'auto' ? complete : options.docs === 'yes'
+  if (!options.out) options.out = complete ? 'bench/results/latest.json' : 'bench/results/quick.json'
+  return options
+}
+
+/** A rough duration of one start-up run (1,000 routes), for planning. */
+export const STARTUP_RUN_SECONDS = 4
+
+/** Seconds of planned measurement (checks and process start-up excluded). */
+export function estimateSeconds (options) {
+  const throughputScenarios = options.scenarios.filter((s) => s !== 'f').length
+  const perServer = options.warmup + options.rounds * options.duration
+  const frameworks = options.servers.filter((s) => s !== 'node').length
+  const startup = options.scenarios.includes('f') ? options.startupRuns * frameworks * STARTUP_RUN_SECONDS : 0
+  return throughputScenarios * options.servers.length * perServer + startup
+}

@@ -1,0 +1,209 @@
+/**
+ * Output of a run: the Markdown tables printed to stdout, the JSON results file and docs/performance.md.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs'
+import path from 'node:path'
+import { SCENARIOS } from './scenarios.mjs'
+
+const SERVER_NAMES = { enclave: 'Enclave', fastify: 'Fastify', node: 'node:http' }
+/** Below this share of a core, the server was probably not the bottleneck (marked †). */
+const SATURATED_CPU = 0.9
+/** Other processes using less than this (cores) count as a quiet machine. */
+const QUIET_CPU = 0.1
+
+const number = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 })
+
+/** † load-generator bound (server not saturated on a quiet machine); ‡ other processes competed for the CPUs. */
+function marks (server, noiseLimit) {
+  const other = server.otherCpu ?? 0
+  const unsaturated = server.serverCpu !== null && server.serverCpu < SATURATED_CPU
+  if (other > noiseLimit || (unsaturated && other > QUIET_CPU)) return ' ‡'
+  return unsaturated ? ' †' : ''
+}
+
+function rpsCell (server, noiseLimit) {
+  if (!server) return '—'
+  if (server.status !== 'ok') return 'FAIL'
+  return `${number.format(server.medianRps)}${marks(server, noiseLimit)}`
+}
+
+function ratioCell (r) {
+  if (!r) return '—'
+  const spread = r.perRoundRange ? ` (${r.perRoundRange[0].toFixed(2)}–${r.perRoundRange[1].toFixed(2)})` : ''
+  return `${r.value.toFixed(2)}×${spread}`
+}
+
+function verdict (targets) {
+  if (targets.length === 0) return ''
+  const text = targets.map((t) => `≥${t.min.toFixed(2)}×${t.versus === 'node' ? ' node' : ''}`).join(', ')
+  const passes = targets.map((t) => t.pass)
+  const mark = passes.includes(null) ? '?' : passes.every(Boolean) ? 'pass' : 'miss'
+  return `${text} — ${mark}`
+}
+
+export function renderThroughputTable (results) {
+  const lines = [
+    '| Scenario | Enclave req/s | Fastify req/s | node:http req/s | Enclave / Fastify | Enclave / node:http | Target | Enclave / Fastify per CPU-s |',
+    '|---|--:|--:|--:|--:|--:|---|--:|'
+  ]
+  for (const [letter, row] of Object.entries(results.throughput)) {
+    const s = row.servers
+    const noise = results.options.noiseLimit
+    lines.push(`| ${SCENARIOS[letter].title} | ${rpsCell(s.enclave, noise)} | ${rpsCell(s.fastify, noise)} | ${rpsCell(s.node, noise)} | ` +
+      `${ratioCell(row.ratios.fastify)} | ${ratioCell(row.ratios.node)} | ${verdict(row.targets)} | ` +
+      `${row.ratios.fastify?.perCpuSecond ? `${row.ratios.fastify.perCpuSecond.toFixed(2)}×` : '—'} |`)
+  }
+  return lines.join('\n')
+}
+
+export function renderStartupTable (startup) {
+  const { enclave, fastify } = startup.frameworks
+  const cell = (fw, metric, digits = 0) => !fw ? '—' : fw.status !== 'ok' ? 'FAIL' : fw[metric].toFixed(digits)
+  const target = (metric) => startup.targets.find((t) => t.metric === metric)
+  const ratioOf = (metric) => {
+    const t = target(metric)
+    if (t) return t.value === null ? '—' : `${t.value.toFixed(2)}×`
+    return enclave?.status === 'ok' && fastify?.status === 'ok' ? `${(enclave[metric] / fastify[metric]).toFixed(2)}×` : '—'
+  }
+  const goal = (metric) => {
+    const t = target(metric)
+    return t ? `≤${t.max.toFixed(2)}× — ${t.pass === null ? '?' : t.pass ? 'pass' : 'miss'}` : ''
+  }
+  const rows = [
+    ['process start → `ready()` (ms)', 'readyMs'],
+    ['RSS at ready (MiB)', 'rssReadyMiB', 1],
+    ['first request to every route (ms)', 'firstPassMs'],
+    ['ready + first requests (ms)', 'readyPlusFirstPassMs'],
+    ['second request to every route (ms)', 'secondPassMs'],
+    ['RSS after the requests (MiB)', 'rssAfterMiB', 1]
+  ]
+  return [
+    `| f. Start-up, ${startup.routes} routes with body + response schemas | Enclave | Fastify | Enclave / Fastify | Target |`,
+    '|---|--:|--:|--:|---|',
+    ...rows.map(([label, metric, digits]) =>
+      `| ${label} | ${cell(enclave, metric, digits)} | ${cell(fastify, metric, digits)} | ${ratioOf(metric)} | ${goal(metric)} |`)
+  ].join('\n')
+}
+
+export function renderChecks (checks) {
+  const lines = []
+  for (const [kind, check] of Object.entries(checks)) {
+    const name = SERVER_NAMES[kind]
+    if (check.unavailable) {
+      lines.push(`- ${name}: not run — ${check.unavailable}`)
+      continue
+    }
+    const status = check.failures.length === 0 ? 'all checks passed' : `FAIL (${check.failures.length})`
+    const warnings = check.warnings.length === 0 ? '' : `, ${check.warnings.length} Fastify-parity warning(s)`
+    lines.push(`- ${name}: ${status}${warnings}`)
+    for (const f of check.failures) lines.push(...describeProblem('FAIL', f))
+    for (const w of check.warnings) lines.push(...describeProblem('warn', w))
+  }
+  return lines.join('\n')
+}
+
+function describeProblem (label, p) {
+  return [
+    `  - ${label} [${p.scenario}] ${p.check}: ${p.problem}`,
+    `    - request: \`${p.request}\``,
+    `    - response: \`${p.response ?? '(none)'}\``,
+    `    - expected: \`${p.expected}\``
+  ]
+}
+
+export function renderFootnotes (results) {
+  const notes = [
+    `Median req/s over ${results.options.rounds} rounds of ${results.options.duration} s per server (after ${results.options.warmup} s of warm-up), ` +
+    `${results.options.connections} connections, pipelining ${results.options.pipelining}. Ratios are of medians; ` +
+    'parentheses give the range of the per-round ratios. The last column compares requests per second of server ' +
+    'CPU time, a cross-check that is less sensitive to other processes taking CPU time (not a target).'
+  ]
+  const used = new Set()
+  for (const row of Object.values(results.throughput)) {
+    for (const server of Object.values(row.servers)) if (server.status === 'ok') used.add(marks(server, results.options.noiseLimit).trim())
+  }
+  if (used.has('†')) notes.push(`† the server used less than ${SATURATED_CPU * 100}% of its core on a quiet machine: the load generator may have been the limit.`)
+  if (used.has('‡')) notes.push('‡ other processes on the shared machine took CPU time during these slices even after re-measuring: treat with care (see the per-CPU-s column).')
+  for (const [letter, row] of Object.entries(results.throughput)) {
+    for (const [kind, server] of Object.entries(row.servers)) {
+      if (server.status !== 'ok') notes.push(`FAIL ${letter}/${SERVER_NAMES[kind]}: ${server.reason}`)
+    }
+  }
+  return notes.join('\n')
+}
+
+export function renderReport (results) {
+  const parts = []
+  if (Object.keys(results.throughput).length > 0) parts.push(renderThroughputTable(results), '', renderFootnotes(results))
+  if (results.startup) parts.push('', renderStartupTable(results.startup))
+  return parts.join('\n')
+}
+
+export function writeJson (file, results) {
+  mkdirSync(path.dirname(file), { recursive: true })
+  writeFileSync(file, JSON.stringify(results, null, 2) + '\n')
+}
+
+export function writePerformanceDoc (file, results) {
+  const m = results.machine
+  const o = results.options
+  const doc = `# Performance
+
+_Generated by \`${results.command}\` on ${results.date.slice(0, 16).replace('T', ' ')} UTC. Re-run \`npm run bench\` when
+the hot path changes; only ratios within one run are meaningful._
+
+Machine: ${m.cpu}, ${m.cores} cores, ${m.memoryGiB} GiB, ${m.os}, Node ${m.node}. CPU pinning: ${m.pinned}.
+Run took ${Math.round(results.elapsedSeconds / 60)} min.
+
+## Results
+
+${renderThroughputTable(results)}
+
+${renderFootnotes(results)}
+
+${results.startup ? renderStartupTable(results.startup) : ''}
+
+Start-up: median of ${o.startupRuns} runs per framework, alternated. \`ready()\` time counts from process start
+(\`performance.now()\`), so it includes Node's own boot and loading the framework. The per-route requests are real
+HTTP requests, one at a time on one keep-alive connection, so work deferred to the first request is counted.
+
+## Correctness checks
+
+Every server is checked before it is measured; a server that fails a hard check (status, JSON body, dropped fields,
+coercion, rejection of invalid input) is marked FAIL for that scenario and not measured. Warnings only compare
+with Fastify 4's exact error bodies, key order and headers. Under load, every response must have the expected
+status and the exact body the server gave in its check.
+
+${renderChecks(results.checks)}
+
+## Method
+
+- Three servers implement identical routes (\`bench/servers/\`): Enclave and \`fastify@4\` run the very same
+  application code (\`app.mjs\`, parameterized by the factory, \`logger: false\`); \`node-http.mjs\` is bare
+  \`node:http\` with hand-written routing, validation equivalent to the schemas and \`JSON.stringify\` of objects
+  holding only the declared fields.
+- Scenarios: a. \`GET /\` with a response schema; b. \`POST /users\` with a body schema (maxLength string, integer
+  with minimum, boolean, array with maxItems, nested object, 3 required) answering 201 through a response schema
+  that drops the undeclared \`passwordHash\`; c. \`GET /items/42?limit=20&tags=a&tags=b\` with params and
+  querystring schemas (coerced integers, an array) returning 20 objects of 8 fields (a 9th is dropped); d. three
+  nested prefixed plugins, each with a request decorator, an async \`onRequest\` and a callback \`preHandler\`,
+  the innermost route returning the decorators (no response schema: the default serializer); e. an unknown
+  route (404); f. start-up with ${o.routes} routes, each with its own body and response schema.
+- Each server is its own process, started once, on CPU 0; autocannon runs in the harness process on CPU 1
+  (\`taskset\`, when there are two cores). ${o.connections} connections, pipelining ${o.pipelining}.
+- Per scenario: ${o.warmup} s warm-up per server, then ${o.rounds} rounds; in each round every server gets one
+  ${o.duration} s slice, in an order that rotates between rounds, so drift on a shared machine hits all servers.
+- The harness records the server's CPU use per slice from \`/proc\`; † marks a server that was not saturated.
+
+## Reproduce
+
+\`\`\`sh
+npm install
+npm run bench                                  # full suite, ~10 min, updates this page and bench/results/latest.json
+npm run bench -- --quick                       # ~2 min smoke run (bench/results/quick.json)
+npm run bench -- --scenarios a,c --rounds 3    # a subset
+node bench/profile.mjs enclave a               # CPU profile of one server under one scenario
+\`\`\`
+`
+  writeFileSync(file, doc)
+}
