@@ -7,6 +7,8 @@ import type { ContentTypeParserRegistry } from './content-type-parser'
 import type { SchemaContext } from './schemas'
 import type { RouteValidation } from './validation'
 import type { ResponseSerializers } from './serialization'
+import type { GenReqId, RequestLoggerBuilder } from './request-identity'
+import type { RouteSchemaFunctions } from './route-schema-functions'
 
 export const lifecycleHooks = [
   'onRequest', 'preParsing', 'preValidation', 'preHandler', 'preSerialization', 'onSend', 'onResponse', 'onError',
@@ -138,4 +140,10 @@ export interface RouteContext {
   replyProps: Array<[string | symbol, unknown]>
   /** True for the not-found route contexts. */
   isNotFound: boolean
+  /** The request id generator of the route's context (`setGenReqId`, else the factory's), header rule included. */
+  genReqId: GenReqId
+  /** Builds a request's logger from its id (`childLoggerFactory` of the route, its context or the factory). */
+  requestLogger: RequestLoggerBuilder
+  /** Schemas compiled on demand by `request.compileValidationSchema` / `reply.compileSerializationSchema`; created on first use. */
+  schemaFunctions: RouteSchemaFunctions | null
 }

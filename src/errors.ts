@@ -52,6 +52,7 @@ export const codes = {
   FST_ERR_REOPENED_SERVER: createError('FST_ERR_REOPENED_SERVER', 'Fastify is already listening'),
   FST_ERR_LISTEN_OPTIONS_INVALID: createError('FST_ERR_LISTEN_OPTIONS_INVALID', "Invalid listen options: '%s'", 500, TypeError),
   FST_ERR_LOG_INVALID_DESTINATION: createError('FST_ERR_LOG_INVALID_DESTINATION', 'Cannot specify both logger.stream and logger.file options'),
+  FST_ERR_INSTANCE_SETTER_NOT_FN: createError('FST_ERR_INSTANCE_SETTER_NOT_FN', "%s expects a function, instead got '%s'", 500, TypeError),
   FST_ERR_LOG_INVALID_LOGGER: createError('FST_ERR_LOG_INVALID_LOGGER', "Invalid logger object provided. The logger instance should have these functions(s): '%s'.", 500, TypeError),
 
   // content-type parsing
@@ -89,6 +90,8 @@ export const codes = {
   FST_ERR_SEND_INSIDE_ONERR: createError('FST_ERR_SEND_INSIDE_ONERR', 'You cannot use `send` inside the `onError` hook'),
   FST_ERR_SEND_UNDEFINED_ERR: createError('FST_ERR_SEND_UNDEFINED_ERR', 'Undefined error has occurred'),
   FST_ERR_BAD_STATUS_CODE: createError('FST_ERR_BAD_STATUS_CODE', 'Called reply with an invalid status code: %s'),
+  FST_ERR_BAD_TRAILER_NAME: createError('FST_ERR_BAD_TRAILER_NAME', 'Called reply.trailer with an invalid header name: %s'),
+  FST_ERR_BAD_TRAILER_VALUE: createError('FST_ERR_BAD_TRAILER_VALUE', "Called reply.trailer('%s', fn) with an invalid type: %s. Expected a function."),
   FST_ERR_FAILED_ERROR_SERIALIZATION: createError('FST_ERR_FAILED_ERROR_SERIALIZATION', 'Failed to serialize an error. Error: %s. Original error: %s'),
   FST_ERR_MISSING_SERIALIZATION_FN: createError('FST_ERR_MISSING_SERIALIZATION_FN', 'Missing serialization function. Key "%s"'),
   FST_ERR_REQ_INVALID_VALIDATION_INVOCATION: createError('FST_ERR_REQ_INVALID_VALIDATION_INVOCATION', 'Invalid validation invocation. Missing validation function for HTTP part "%s" nor schema provided.'),

@@ -18,7 +18,8 @@ import { errorHandlerInstanceMethods, defaultErrorHandlerLink } from './error-ha
 import { createServer, serverInstanceMethods, closeServer } from './server'
 import { ContentTypeParserRegistry, contentTypeInstanceMethods } from './content-type-parser'
 import { SchemaContext, schemaInstanceMethods } from './schemas'
-import { serializationInstanceMethods } from './serialization'
+import { serializationInstanceMethods, contextSerializerCompiler } from './serialization'
+import { requestIdentityDefaults, requestIdentityInstanceMethods, type RequestIdentityDefaults } from './request-identity'
 import { codes } from './errors'
 import { version as enclaveVersion } from '../package.json'
 
@@ -42,25 +43,9 @@ export interface AppState {
   readyPromise: Promise<any> | null
   server: any
   handler: (req: any, res: any) => void
-  genReqId: (req: any) => string
-  childLogger: (id: string, context: any, req: any) => any
+  /** Factory-level request id and child logger settings; each route resolves its own from them at ready. */
+  requestIdentity: RequestIdentityDefaults
   initialConfig: Readonly<Record<string, unknown>>
-}
-
-function requestIdGenerator (options: NormalizedOptions): (req: any) => string {
-  const header = options.requestIdHeader
-  const generate = options.genReqId ?? (() => {
-    let next = 0
-    return () => {
-      next = next === Number.MAX_SAFE_INTEGER ? 1 : next + 1
-      return 'req-' + next.toString(36)
-    }
-  })()
-  if (header === false) return generate
-  return (req) => {
-    const given = req.headers[header]
-    return typeof given === 'string' && given !== '' ? given : generate(req)
-  }
 }
 
 const instanceProto: Record<string | symbol, any> = {
@@ -81,7 +66,8 @@ const instanceProto: Record<string | symbol, any> = {
 }
 // Copied as descriptors, not spread: a spread would evaluate module getters (e.g. `validatorCompiler`) once, here.
 for (const methods of [decoratorInstanceMethods, routeInstanceMethods, notFoundInstanceMethods, errorHandlerInstanceMethods,
-  serverInstanceMethods, contentTypeInstanceMethods, schemaInstanceMethods, serializationInstanceMethods]) {
+  serverInstanceMethods, contentTypeInstanceMethods, schemaInstanceMethods, serializationInstanceMethods,
+  requestIdentityInstanceMethods]) {
   Object.defineProperties(instanceProto, Object.getOwnPropertyDescriptors(methods))
 }
 Object.defineProperties(instanceProto, Object.getOwnPropertyDescriptors({
@@ -93,13 +79,26 @@ Object.defineProperties(instanceProto, Object.getOwnPropertyDescriptors({
   get enclaveVersion () { return enclaveVersion },
   get initialConfig () { return (this as any)[kApp].initialConfig },
   get errorHandler () { return (this as any)[kContext].errorHandler.fn },
-  get listeningOrigin () { return undefined }
+  get listeningOrigin () { return undefined },
+  /** Like `validatorCompiler`: null until the app started unless set; then the compiler this context's routes use. */
+  get serializerCompiler () {
+    const self = this as any
+    const set = self[kContext].schema.serializerCompiler
+    if (set !== null) return set
+    return self[kApp].started ? contextSerializerCompiler(self[kContext]) : null
+  }
 }))
+// `await using app = enclave()` closes the app at the end of the scope (the symbol is missing before Node 20.4)
+if (typeof Symbol.asyncDispose === 'symbol') {
+  instanceProto[Symbol.asyncDispose] = function asyncDispose (this: any): Promise<undefined> {
+    return this.close()
+  }
+}
 
 /** Compiles every route (and not-found handler) into its `RouteContext`. Runs once, when the app becomes ready. */
 function compileRoutes (app: AppState): void {
-  for (const record of app.routes) record.context = compileRoute(record, app.options.bodyLimit)
-  for (const record of app.notFoundRecords) record.context = compileRoute(record, app.options.bodyLimit)
+  for (const record of app.routes) record.context = compileRoute(record, app.options.bodyLimit, app.requestIdentity)
+  for (const record of app.notFoundRecords) record.context = compileRoute(record, app.options.bodyLimit, app.requestIdentity)
 }
 
 export function createInstance (userOptions?: unknown): any {
@@ -125,14 +124,7 @@ export function createInstance (userOptions?: unknown): any {
     readyPromise: null,
     server: null,
     handler: null as any,
-    genReqId: requestIdGenerator(options),
-    childLogger: (id, context, req) => {
-      const bindings = { [options.requestIdLogLabel]: id }
-      const level = context.logLevel
-      return options.childLoggerFactory !== undefined
-        ? options.childLoggerFactory.call(root, logger, bindings, level ? { level } : {}, req)
-        : logger.child(bindings, level ? { level } : undefined)
-    },
+    requestIdentity: requestIdentityDefaults(options, logger),
     initialConfig: Object.freeze({
       connectionTimeout: options.connectionTimeout,
       keepAliveTimeout: options.keepAliveTimeout,

@@ -49,8 +49,10 @@ export function createRequestHandler (app: any): (req: any, res: any) => void {
 }
 
 function createRequestReply (app: any, context: RouteContext, req: any, res: any, params: any, query: any): { request: any, reply: any } {
-  const id = app.genReqId(req)
-  const log = app.loggingEnabled ? app.childLogger(id, context, req) : app.logger
+  // called unbound: a user generator must not see the internal route context as `this`
+  const genReqId = context.genReqId
+  const id = genReqId(req)
+  const log = app.loggingEnabled ? context.requestLogger(id, req) : app.logger
   const request = new context.Request(id, params, req, query, log, context)
   const reply = new context.Reply(res, request, log, context)
   for (const [key, value] of context.requestProps) request[key] = value

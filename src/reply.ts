@@ -14,6 +14,8 @@ import { serializeReply } from './serialization'
 import { handleError } from './error-handler'
 import { callNotFound } from './not-found'
 import type { RouteContext } from './context'
+import { kReplyTrailers, announceTrailers, endWithTrailers, trailerReplyMethods } from './trailers'
+import { replySchemaMethods } from './route-schema-functions'
 
 export const kReplyHeaders = Symbol('enclave.replyHeaders')
 export const kReplyStarted = Symbol('enclave.replyStarted')
@@ -50,6 +52,7 @@ export function subclassReply (Parent: any): any {
 }
 
 const proto = Reply.prototype as any
+Object.assign(proto, trailerReplyMethods, replySchemaMethods)
 
 proto.code = function code (this: any, statusCode: number) {
   const code = Number(statusCode)
@@ -287,8 +290,11 @@ function writeResponse (reply: any, payload: unknown): void {
     return
   }
   if (payload === undefined || payload === null) {
-    if (headers['content-length'] === undefined && headers['transfer-encoding'] === undefined) headers['content-length'] = '0'
-    if (writeHead(reply, statusCode, headers)) res.end()
+    const trailed = reply[kReplyTrailers] !== null && announceTrailers(reply, headers)
+    if (!trailed && headers['content-length'] === undefined && headers['transfer-encoding'] === undefined) headers['content-length'] = '0'
+    if (!writeHead(reply, statusCode, headers)) return
+    if (trailed) endWithTrailers(reply, null)
+    else res.end()
     return
   }
   if (typeof (payload as any).pipe === 'function') {
@@ -302,6 +308,12 @@ function writeResponse (reply: any, payload: unknown): void {
   if (typeof payload !== 'string' && !Buffer.isBuffer(payload)) {
     reply[kReplyStarted] = false
     handleError(reply, new codes.FST_ERR_REP_INVALID_PAYLOAD_TYPE(typeof payload))
+    return
+  }
+  if (reply[kReplyTrailers] !== null && announceTrailers(reply, headers)) {
+    if (!writeHead(reply, statusCode, headers)) return
+    res.write(payload)
+    endWithTrailers(reply, payload)
     return
   }
   if (headers['content-length'] === undefined) headers['content-length'] = String(Buffer.byteLength(payload))
@@ -371,6 +383,7 @@ function dropInvalidHeaders (reply: any): void {
 function sendStream (reply: any, payload: NodeJS.ReadableStream): void {
   const res = reply.raw
   const headers = reply[kReplyHeaders]
+  const trailed = reply[kReplyTrailers] !== null && announceTrailers(reply, headers)
   try {
     for (const name of Object.keys(headers)) res.setHeader(name, headers[name])
   } catch (err) {
@@ -397,7 +410,13 @@ function sendStream (reply: any, payload: NodeJS.ReadableStream): void {
   finished(res, () => {
     if (!sourceDone && typeof (payload as any).destroy === 'function') (payload as any).destroy()
   })
-  payload.pipe(res)
+  if (!trailed) {
+    payload.pipe(res)
+    return
+  }
+  // the response ends only once the trailers are known; a stream's trailer functions get `null` as payload
+  payload.once('end', () => endWithTrailers(reply, null))
+  payload.pipe(res, { end: false })
 }
 
 Object.defineProperties(proto, {

@@ -6,6 +6,7 @@
 import proxyAddr from 'proxy-addr'
 import { kRouteContext } from './symbols'
 import type { RouteContext } from './context'
+import { requestSchemaMethods } from './route-schema-functions'
 
 /** The request's headers: `raw.headers` until a handler assigns `request.headers`. */
 const kHeaders = Symbol('enclave.requestHeaders')
@@ -121,3 +122,5 @@ Object.defineProperties(Request.prototype, {
   is404: { get () { return this[kRouteContext].isNotFound } },
   context: { get () { return this[kRouteContext] } }
 })
+
+Object.assign(Request.prototype, requestSchemaMethods)

@@ -11,6 +11,7 @@ import { collectProps } from './decorate'
 import { compileRouteValidation } from './validation'
 import { compileRouteSerializers } from './serialization'
 import type { NormalizedOptions } from './options'
+import { resolveGenReqId, resolveRequestLogger, type RequestIdentityDefaults } from './request-identity'
 
 export const supportedMethods = [
   'DELETE', 'GET', 'HEAD', 'PATCH', 'POST', 'PUT', 'OPTIONS', 'PROPFIND', 'PROPPATCH', 'MKCOL', 'COPY', 'MOVE',
@@ -199,7 +200,7 @@ function asList (value: unknown): AnyFn[] {
 }
 
 /** Resolves everything a route needs per request, once. Throws (failing `ready()`) on a bad schema. */
-export function compileRoute (record: RouteRecord, bodyLimit: number): RouteContext {
+export function compileRoute (record: RouteRecord, bodyLimit: number, identity: RequestIdentityDefaults): RouteContext {
   const { options, plugin, instance } = record
   const hooks: Record<string, AnyFn[] | null> = {}
   for (const name of lifecycleHooks) {
@@ -240,7 +241,10 @@ export function compileRoute (record: RouteRecord, bodyLimit: number): RouteCont
     Reply: plugin.Reply,
     requestProps: collectProps(plugin, 'request'),
     replyProps: collectProps(plugin, 'reply'),
-    isNotFound: record.isNotFound
+    isNotFound: record.isNotFound,
+    genReqId: resolveGenReqId(plugin, identity),
+    requestLogger: resolveRequestLogger(options, plugin, instance, identity),
+    schemaFunctions: null
   }
 }
 

@@ -61,6 +61,8 @@ export interface ResponseSerializers {
   readonly keys: readonly string[]
   /** The serializer for a status: exact code, else its class ('4xx'), else 'default'; undefined when none applies. */
   forStatus (statusCode: number): ResponseSerializer | undefined
+  /** The serializer declared under exactly this key ('200', '2xx', 'default'; case-insensitive), with no fallback. */
+  forKey (key: string): ResponseSerializer | undefined
 }
 
 class ResponseSerializerTable implements ResponseSerializers {
@@ -69,6 +71,11 @@ class ResponseSerializerTable implements ResponseSerializers {
   /** Indexed by the status' first digit (0-5); each slot holds its class entry, else the 'default' one. */
   byClass: Array<ResponseSerializer | undefined> = []
   fallback: ResponseSerializer | undefined = undefined
+  readonly byKey = new Map<string, ResponseSerializer>()
+
+  forKey (key: string): ResponseSerializer | undefined {
+    return this.byKey.get(key.toLowerCase())
+  }
 
   forStatus (statusCode: number): ResponseSerializer | undefined {
     const exact = this.exact.get(statusCode)
@@ -113,6 +120,7 @@ export function compileRouteSerializers (route: RouteOptions, plugin: PluginCont
       table.exact.set(Number(normalized), entry)
     }
     table.keys.push(key)
+    table.byKey.set(normalized, entry)
   }
   table.byClass = Array.from({ length: 6 }, (_, i) => byClass[i] ?? table.fallback)
   return table
@@ -156,8 +164,13 @@ function buildError (route: RouteOptions, key: string, cause: unknown): Error {
 }
 
 /** Route `serializerCompiler` > nearest `setSerializerCompiler` > `buildSerializer` factory > fast-json-stringify. */
-function resolveCompiler (route: RouteOptions, plugin: PluginContext): SerializerCompiler {
+export function resolveCompiler (route: RouteOptions, plugin: PluginContext): SerializerCompiler {
   if (typeof route.serializerCompiler === 'function') return route.serializerCompiler as SerializerCompiler
+  return contextSerializerCompiler(plugin)
+}
+
+/** The compiler a context's routes use when the route gives none (the `serializerCompiler` getter). */
+export function contextSerializerCompiler (plugin: PluginContext): SerializerCompiler {
   for (let ctx: PluginContext | null = plugin; ctx !== null; ctx = ctx.parent) {
     const compiler = ctx.schema.serializerCompiler
     if (typeof compiler === 'function') return compiler as SerializerCompiler

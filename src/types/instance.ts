@@ -220,6 +220,8 @@ export interface EnclaveInstance<SharedSchemas extends SchemaRegistry = Record<n
   setReplySerializer(serializer: (payload: unknown, statusCode: number) => string): this
   /** The validator compiler in use (set by `setValidatorCompiler`, or the default one once started). */
   validatorCompiler: ValidatorCompiler | null
+  /** The serializer compiler in use (set by `setSerializerCompiler`), or null for the default one. */
+  serializerCompiler: SerializerCompiler | null
   schemaErrorFormatter: SchemaErrorFormatter | undefined
 
   // ---- errors and not found ----

@@ -1,0 +1,129 @@
+/**
+ * How a request gets its id and its logger: the `genReqId` / `requestIdHeader` options, `setGenReqId`, and the
+ * `childLoggerFactory` option, route option and `setChildLoggerFactory`. Both setters are encapsulated: a context
+ * uses its own setting, else its nearest ancestor's (looked up when the app becomes ready, so a setting made after
+ * a child was registered still reaches it, as with Fastify's prototype-inherited instance properties). Each route
+ * gets the resolved functions in its `RouteContext`, so a request makes no lookups.
+ */
+import { codes } from './errors'
+import { kApp, kContext } from './symbols'
+import type { AnyFn, PluginContext, RouteOptions } from './context'
+import type { NormalizedOptions } from './options'
+
+export type GenReqId = (rawRequest: any) => string
+/** `(logger, bindings, childOptions, rawRequest) => childLogger`, called with the route's instance as `this`. */
+export type ChildLoggerFactory = (this: any, logger: any, bindings: Record<string, unknown>, childOptions: Record<string, unknown>, rawRequest: any) => any
+/** What a request calls once it has its id: returns the request's logger. */
+export type RequestLoggerBuilder = (id: string, rawRequest: any) => any
+
+/** The default generator: `req-1`, `req-2`, … (base 36), one counter per application. */
+export function counterReqIdGenerator (): GenReqId {
+  let next = 0
+  return () => {
+    next = next === Number.MAX_SAFE_INTEGER ? 1 : next + 1
+    return 'req-' + next.toString(36)
+  }
+}
+
+/** A non-empty `requestIdHeader` value wins over any generator, the option's and `setGenReqId`'s alike. */
+export function withRequestIdHeader (header: string | false, generate: GenReqId): GenReqId {
+  if (header === false) return generate
+  return (req) => {
+    const given = req.headers[header]
+    return typeof given === 'string' && given !== '' ? given : generate(req)
+  }
+}
+
+/** What `childLoggerFactory` returns when nothing was set: Fastify's default, `logger.child(bindings, opts)`. */
+export function defaultChildLoggerFactory (this: any, logger: any, bindings: Record<string, unknown>, childOptions: Record<string, unknown>): any {
+  return logger.child(bindings, childOptions)
+}
+
+/** Per-context settings; null means "inherit". */
+export interface RequestIdentitySettings {
+  genReqId: GenReqId | null
+  childLoggerFactory: ChildLoggerFactory | null
+}
+const settingsByContext = new WeakMap<PluginContext, RequestIdentitySettings>()
+
+function ownSettings (context: PluginContext): RequestIdentitySettings {
+  let settings = settingsByContext.get(context)
+  if (settings === undefined) settingsByContext.set(context, settings = { genReqId: null, childLoggerFactory: null })
+  return settings
+}
+
+function inherited<K extends keyof RequestIdentitySettings> (context: PluginContext, key: K): RequestIdentitySettings[K] {
+  for (let ctx: PluginContext | null = context; ctx !== null; ctx = ctx.parent) {
+    const value = settingsByContext.get(ctx)?.[key]
+    if (value !== undefined && value !== null) return value
+  }
+  return null
+}
+
+/** Application-wide defaults, built once from the factory options. */
+export interface RequestIdentityDefaults {
+  options: NormalizedOptions
+  logger: any
+  /** The factory's generator (with the header rule), shared by every context that does not call `setGenReqId`. */
+  genReqId: GenReqId
+}
+
+export function requestIdentityDefaults (options: NormalizedOptions, logger: any): RequestIdentityDefaults {
+  return { options, logger, genReqId: withRequestIdHeader(options.requestIdHeader, options.genReqId ?? counterReqIdGenerator()) }
+}
+
+/** The id generator of a route of `plugin`: its context's (or an ancestor's) `setGenReqId`, else the factory's. */
+export function resolveGenReqId (plugin: PluginContext, defaults: RequestIdentityDefaults): GenReqId {
+  const own = inherited(plugin, 'genReqId')
+  return own === null ? defaults.genReqId : withRequestIdHeader(defaults.options.requestIdHeader, own)
+}
+
+/**
+ * The logger builder of one route: route option > context `setChildLoggerFactory` > factory option > pino's child.
+ * Bindings are `{ [requestIdLogLabel]: id }`; child options carry the route's `logLevel`.
+ */
+export function resolveRequestLogger (route: RouteOptions, plugin: PluginContext, instance: any, defaults: RequestIdentityDefaults): RequestLoggerBuilder {
+  const { logger, options } = defaults
+  const label = options.requestIdLogLabel
+  const level = route.logLevel
+  if (route.childLoggerFactory !== undefined && typeof route.childLoggerFactory !== 'function') {
+    // route() does not check this option; failing ready() beats failing every request of the route
+    throw new codes.FST_ERR_ROUTE_OPTION_INVALID('childLoggerFactory', String(route.method), route.url, 'must be a function')
+  }
+  const factory = (route.childLoggerFactory as ChildLoggerFactory | undefined) ?? inherited(plugin, 'childLoggerFactory') ??
+    options.childLoggerFactory
+  if (factory === undefined) {
+    const childOptions = level ? { level } : undefined
+    return (id) => logger.child({ [label]: id }, childOptions)
+  }
+  // fresh objects per request: a factory may add to them (Fastify's example adds bindings)
+  return (id, req) => factory.call(instance, logger, { [label]: id }, level ? { level } : {}, req)
+}
+
+function assertConfigurable (instance: any, method: string, fn: unknown): void {
+  if (instance[kApp].started) throw new codes.FST_ERR_INSTANCE_ALREADY_LISTENING(`Cannot call "${method}"!`)
+  if (typeof fn !== 'function') throw new codes.FST_ERR_INSTANCE_SETTER_NOT_FN(method, typeof fn)
+}
+
+/** Mixed into the root instance by instance.ts (copied as descriptors, for the getter). */
+export const requestIdentityInstanceMethods = {
+  /** The request id generator of routes registered in this context and its descendants. */
+  setGenReqId (this: any, genReqId: GenReqId): any {
+    assertConfigurable(this, 'setGenReqId', genReqId)
+    ownSettings(this[kContext]).genReqId = genReqId
+    return this
+  },
+
+  /** The child logger factory of routes registered in this context and its descendants. */
+  setChildLoggerFactory (this: any, factory: ChildLoggerFactory): any {
+    assertConfigurable(this, 'setChildLoggerFactory', factory)
+    ownSettings(this[kContext]).childLoggerFactory = factory
+    return this
+  },
+
+  /** The factory in effect for this context: the nearest `setChildLoggerFactory`, the option, or the default. */
+  get childLoggerFactory (): AnyFn {
+    const self: any = this
+    return inherited(self[kContext], 'childLoggerFactory') ?? self[kApp].options.childLoggerFactory ?? defaultChildLoggerFactory
+  }
+}
