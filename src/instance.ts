@@ -15,7 +15,7 @@ import { createRouter, compileRoute, routeInstanceMethods } from './route'
 import { notFoundInstanceMethods, installDefaultNotFound } from './not-found'
 import { createRequestHandler } from './lifecycle'
 import { errorHandlerInstanceMethods, defaultErrorHandlerLink } from './error-handler'
-import { createServer, serverInstanceMethods, closeServer } from './server'
+import { createServer, serverInstanceMethods, closeServer, formatAddress } from './server'
 import { ContentTypeParserRegistry, contentTypeInstanceMethods } from './content-type-parser'
 import { SchemaContext, schemaInstanceMethods } from './schemas'
 import { serializationInstanceMethods, contextSerializerCompiler } from './serialization'
@@ -79,7 +79,10 @@ Object.defineProperties(instanceProto, Object.getOwnPropertyDescriptors({
   get enclaveVersion () { return enclaveVersion },
   get initialConfig () { return (this as any)[kApp].initialConfig },
   get errorHandler () { return (this as any)[kContext].errorHandler.fn },
-  get listeningOrigin () { return undefined },
+  get listeningOrigin () {
+    const app = (this as any)[kApp]
+    return app.listening ? formatAddress(app.server, Boolean(app.options.https)) : undefined
+  },
   /** Like `validatorCompiler`: null until the app started unless set; then the compiler this context's routes use. */
   get serializerCompiler () {
     const self = this as any

@@ -62,7 +62,7 @@ function normalizeListenArgs (args: any[]): { options: ListenOptions, cb: ((err:
   return { options, cb }
 }
 
-function formatAddress (server: any, secure: boolean): string {
+export function formatAddress (server: any, secure: boolean): string {
   const address = server.address()
   if (typeof address === 'string') return address
   const host = address.family === 'IPv6' || address.family === 6 ? `[${address.address}]` : address.address

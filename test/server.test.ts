@@ -280,3 +280,12 @@ describe('printRoutes', () => {
     assert.ok(answer.endsWith('{"error":"Bad Request","message":"Client Error","statusCode":400}'))
   })
 })
+
+test('listeningOrigin is the address the server listens on, undefined before listen', async () => {
+  const app: any = enclave()
+  assert.equal(app.listeningOrigin, undefined)
+  const address = await app.listen({ port: 0, host: '127.0.0.1' })
+  assert.equal(app.listeningOrigin, address)
+  assert.match(address, /^http:\/\/127\.0\.0\.1:\d+$/)
+  await app.close()
+})
