@@ -1,12 +1,13 @@
 /**
  * The benchmark suite (`npm run bench`): Enclave vs. fastify@4 vs. bare node:http, each server a separate process
  * pinned to CPU 0, autocannon in this process pinned to CPU 1. Checks every server's responses, measures
- * scenarios a–e in alternating slices, scenario f (start-up) in fresh processes, then prints a Markdown table and
- * writes JSON (and docs/performance.md for a full run). `node bench/run.mjs --help` lists the options.
+ * scenarios a–e in alternating slices (each in a fresh, checked and warmed-up server process), scenario f
+ * (start-up) in fresh processes, then prints a Markdown table and writes JSON (and docs/performance.md for a full
+ * run). `node bench/run.mjs --help` lists the options.
  */
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { parseOptions, estimateSeconds, STARTUP_RUN_SECONDS, USAGE } from './lib/options.mjs'
+import { parseOptions, estimateSeconds, sliceSeconds, STARTUP_RUN_SECONDS, USAGE } from './lib/options.mjs'
 import { startServer, runNodeScript, pinSelf, describeMachine, systemBusySeconds, waitForQuiet, LOAD_CORE } from './lib/processes.mjs'
 import { checkServer } from './lib/check.mjs'
 import { closeIdleSockets } from './lib/http-client.mjs'
@@ -28,28 +29,31 @@ function rotate (items, round) {
   return [...items.slice(shift), ...items.slice(0, shift)]
 }
 
-async function startAndCheck (options, letters) {
-  const servers = []
+/** One process per server runs every correctness case; the results are reported, then the process stops. */
+async function checkAll (options, letters) {
   const checks = {}
   for (const kind of options.servers) {
     const server = await startServer(kind, letters)
-    servers.push(server)
     if (server.unavailable) {
       checks[kind] = { unavailable: server.unavailable }
       log(`${kind}: not available — ${server.unavailable}`)
       continue
     }
-    const check = await checkServer(server.port, letters)
-    checks[kind] = check
+    try {
+      checks[kind] = await checkServer(server.port, letters)
+    } finally {
+      await server.stop()
+    }
+    const check = checks[kind]
     log(`${kind}: ${check.ok ? 'checks passed' : `${check.failures.length} check(s) FAILED`}` +
-      `${check.warnings.length ? `, ${check.warnings.length} parity warning(s)` : ''} (port ${server.port}, pid ${server.pid})`)
+      `${check.warnings.length ? `, ${check.warnings.length} parity warning(s)` : ''}`)
   }
-  return { servers, checks }
+  return checks
 }
 
-/** Why `server` must not be measured on scenario `letter`, or null. */
-function exclusionReason (server, check, letter) {
-  if (server.unavailable) return `not available: ${server.unavailable}`
+/** Why server `kind` must not be measured on scenario `letter`, or null. */
+function exclusionReason (check, letter) {
+  if (check.unavailable) return `not available: ${check.unavailable}`
   const failed = check.failures.filter((f) => f.scenario === letter)
   if (failed.length > 0) return `failed check: ${failed.map((f) => f.check).join('; ')}`
   if (check.loadBodies[letter] === undefined) return 'no checked response for the load request'
@@ -86,7 +90,7 @@ async function measureQuietly (measure, options, plannedSeconds) {
   let best = await measure()
   options.budget.done(plannedSeconds)
   let retries = 0
-  while (best.otherCpu !== null && best.otherCpu > options.noiseLimit && retries < options.maxRetries &&
+  while (!best.failed && best.otherCpu !== null && best.otherCpu > options.noiseLimit && retries < options.maxRetries &&
     options.budget.allows(plannedSeconds + QUIET_WAIT_SECONDS)) {
     retries++
     await settle(options, plannedSeconds)
@@ -101,39 +105,59 @@ async function settle (options, plannedSeconds) {
   if (options.budget.allows(plannedSeconds + QUIET_WAIT_SECONDS)) await waitForQuiet(options.noiseLimit, QUIET_WAIT_SECONDS)
 }
 
-async function measureScenario (letter, servers, checks, options) {
-  const scenario = SCENARIOS[letter]
+/**
+ * One measurement in a fresh server process: start, check the scenario again, warm up, measure one slice, stop.
+ * A fresh process per slice matters: a Node process can settle into a slow state for its whole life (seen with
+ * both frameworks: ~25% fewer req/s, `process.nextTick` hot), and the median over processes tolerates that.
+ */
+async function measureInFreshProcess (kind, letter, letters, options) {
+  const server = await startServer(kind, letters)
+  try {
+    if (server.unavailable) return { failed: `not available: ${server.unavailable}` }
+    const check = await checkServer(server.port, [letter])
+    if (!check.ok || check.loadBodies[letter] === undefined) {
+      return { failed: `failed check in a later process: ${check.failures.map((f) => f.check).join('; ')}` }
+    }
+    const load = (duration) => runSlice(server, SCENARIOS[letter], {
+      duration,
+      connections: options.connections,
+      pipelining: options.pipelining,
+      expectBody: check.loadBodies[letter]
+    })
+    if (options.warmup > 0) await load(options.warmup)
+    return await load(options.duration)
+  } finally {
+    await server.stop()
+  }
+}
+
+function describeSlice (kind, slice) {
+  if (slice.failed) return `${kind} FAILED (${slice.failed})`
+  const flags = slice.mismatches + slice.unexpectedStatus + slice.errors > 0
+    ? ` [${slice.mismatches} mismatched, ${slice.unexpectedStatus} bad status, ${slice.errors} errors]`
+    : ''
+  const retried = slice.retries > 0 ? ` after ${slice.retries} noisy attempt(s)` : ''
+  return `${kind} ${Math.round(slice.rps)}${retried} (cpu: server ${percent(slice.serverCpu)} ` +
+    `load ${percent(slice.loadCpu)} other ${percent(slice.otherCpu)})${flags}`
+}
+
+async function measureScenario (letter, letters, checks, options) {
   const excluded = {}
   const measured = []
-  for (const server of servers) {
-    const reason = exclusionReason(server, checks[server.kind], letter)
-    if (reason) excluded[server.kind] = reason
-    else measured.push(server)
+  for (const kind of options.servers) {
+    const reason = exclusionReason(checks[kind], letter)
+    if (reason) excluded[kind] = reason
+    else measured.push(kind)
   }
-  const load = (server, duration) => runSlice(server, scenario, {
-    duration,
-    connections: options.connections,
-    pipelining: options.pipelining,
-    expectBody: checks[server.kind].loadBodies[letter]
-  })
-  log(`\n${scenario.title}: ${measured.map((s) => s.kind).join(', ') || 'nothing to measure'}`)
-  if (options.warmup > 0) {
-    for (const server of measured) {
-      await load(server, options.warmup)
-      options.budget.done(options.warmup)
-    }
-  }
-  const slices = Object.fromEntries(measured.map((s) => [s.kind, []]))
+  log(`\n${SCENARIOS[letter].title}: ${measured.join(', ') || 'nothing to measure'}`)
+  const slices = Object.fromEntries(measured.map((kind) => [kind, []]))
   for (let round = 0; round < options.rounds; round++) {
     const line = []
-    for (const server of rotate(measured, round)) {
-      const slice = await measureQuietly(() => load(server, options.duration), options, options.duration)
-      slices[server.kind].push(slice)
-      const flags = slice.mismatches + slice.unexpectedStatus + slice.errors > 0
-        ? ` [${slice.mismatches} mismatched, ${slice.unexpectedStatus} bad status, ${slice.errors} errors]`
-        : ''
-      const retried = slice.retries > 0 ? ` after ${slice.retries} noisy attempt(s)` : ''
-      line.push(`${server.kind} ${Math.round(slice.rps)}${retried} (cpu: server ${percent(slice.serverCpu)} load ${percent(slice.loadCpu)} other ${percent(slice.otherCpu)})${flags}`)
+    for (const kind of rotate(measured, round)) {
+      const slice = await measureQuietly(() => measureInFreshProcess(kind, letter, letters, options), options,
+        sliceSeconds(options))
+      slices[kind].push(slice)
+      line.push(describeSlice(kind, slice))
     }
     log(`  round ${round + 1}/${options.rounds}: ${line.join(', ')}`)
   }
@@ -213,12 +237,12 @@ async function main () {
     : ['node bench/run.mjs', ...process.argv.slice(2)].join(' ')
   const results = { date: new Date().toISOString(), command, machine, options: publishedOptions(options), checks: {}, throughput: {} }
   if (letters.length > 0) {
-    const { servers, checks } = await startAndCheck(options, letters)
-    results.checks = checks
+    results.checks = await checkAll(options, letters)
     try {
-      for (const letter of letters) results.throughput[letter] = await measureScenario(letter, servers, checks, options)
+      for (const letter of letters) {
+        results.throughput[letter] = await measureScenario(letter, letters, results.checks, options)
+      }
     } finally {
-      await Promise.all(servers.map((s) => s.stop()))
       closeIdleSockets()
     }
   }

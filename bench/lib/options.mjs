@@ -8,14 +8,14 @@ const DEFAULTS = {
   servers: 'enclave,fastify,node',
   rounds: 5,
   duration: 5,
-  warmup: 3,
+  warmup: 2,
   connections: 100,
   pipelining: 10,
   startupRuns: 5,
   routes: 1000,
   noiseLimit: 0.25,
   maxRetries: 2,
-  timeBudget: 720,
+  timeBudget: 780,
   docs: 'auto',
   out: ''
 }
@@ -29,14 +29,14 @@ export const USAGE = `Usage: node bench/run.mjs [options]   (or: npm run bench -
   --servers x,y        servers among enclave,fastify,node (default all)
   --rounds N           alternation rounds per scenario (default 5)
   --duration S         seconds per measured slice (default 5)
-  --warmup S           seconds of warm-up per server and scenario (default 3)
+  --warmup S           seconds of warm-up of each fresh server process before its slice (default 2)
   --connections N      autocannon connections (default 100)
   --pipelining N       autocannon pipelining (default 10)
   --startup-runs N     runs per framework for scenario f (default 5)
   --routes N           routes for scenario f (default 1000)
   --noise-limit C      re-measure a slice when other processes used more than C cores (default 0.25)
   --max-retries N      re-measurements per slice (default 2)
-  --time-budget S      re-measure only while the rest of the plan still fits in S seconds (default 720)
+  --time-budget S      re-measure only while the rest of the plan still fits in S seconds (default 780)
   --docs / --no-docs   write docs/performance.md (default: only for a full, non-quick run)
   --out FILE           JSON output (default bench/results/latest.json, or quick.json for partial runs)
 Environment: BENCH_QUICK=1, BENCH_SCENARIOS, BENCH_SERVERS, BENCH_ROUNDS, BENCH_DURATION, BENCH_WARMUP, …`
@@ -85,10 +85,15 @@ export function parseOptions (argv = process.argv.slice(2), env = process.env) {
 /** A rough duration of one start-up run (1,000 routes), for planning. */
 export const STARTUP_RUN_SECONDS = 4
 
-/** Seconds of planned measurement (checks and process start-up excluded). */
+/** Planned seconds of one throughput measurement: server start-up and checks, warm-up, the slice. */
+export function sliceSeconds (options) {
+  return 1 + options.warmup + options.duration
+}
+
+/** Seconds the run should take without re-measurements. */
 export function estimateSeconds (options) {
   const throughputScenarios = options.scenarios.filter((s) => s !== 'f').length
-  const perServer = options.warmup + options.rounds * options.duration
+  const perServer = options.rounds * sliceSeconds(options)
   const frameworks = options.servers.filter((s) => s !== 'node').length
   const startup = options.scenarios.includes('f') ? options.startupRuns * frameworks * STARTUP_RUN_SECONDS : 0
   return throughputScenarios * options.servers.length * perServer + startup

@@ -113,7 +113,8 @@ function describeProblem (label, p) {
 
 export function renderFootnotes (results) {
   const notes = [
-    `Median req/s over ${results.options.rounds} rounds of ${results.options.duration} s per server (after ${results.options.warmup} s of warm-up), ` +
+    `Median req/s over ${results.options.rounds} rounds; each round gives every server one ${results.options.duration} s slice in a fresh ` +
+    `process (checked, then warmed up for ${results.options.warmup} s), ` +
     `${results.options.connections} connections, pipelining ${results.options.pipelining}. Ratios are of medians; ` +
     'parentheses give the range of the per-round ratios. The last column compares requests per second of server ' +
     'CPU time, a cross-check that is less sensitive to other processes taking CPU time (not a target).'
@@ -189,10 +190,15 @@ ${renderChecks(results.checks)}
   nested prefixed plugins, each with a request decorator, an async \`onRequest\` and a callback \`preHandler\`,
   the innermost route returning the decorators (no response schema: the default serializer); e. an unknown
   route (404); f. start-up with ${o.routes} routes, each with its own body and response schema.
-- Each server is its own process, started once, on CPU 0; autocannon runs in the harness process on CPU 1
-  (\`taskset\`, when there are two cores). ${o.connections} connections, pipelining ${o.pipelining}.
-- Per scenario: ${o.warmup} s warm-up per server, then ${o.rounds} rounds; in each round every server gets one
-  ${o.duration} s slice, in an order that rotates between rounds, so drift on a shared machine hits all servers.
+- Servers run as separate processes on CPU 0; autocannon runs in the harness process on CPU 1 (\`taskset\`, when
+  there are two cores). ${o.connections} connections, pipelining ${o.pipelining}.
+- Per scenario, ${o.rounds} rounds; in each round every server gets one ${o.duration} s slice, in an order that
+  rotates between rounds, so drift on a shared machine hits all servers. Each slice runs in a fresh server process,
+  checked again and warmed up for ${o.warmup} s first: a Node 20 process sometimes settles into a state ~25% slower
+  for its whole life (seen with Fastify and Enclave alike; \`process.nextTick\` turns hot), and a median over
+  several processes tolerates it where a single long-lived process would not.
+- A slice is measured again (up to ${o.maxRetries} times, fresh process, keeping the quietest attempt) when other
+  processes on the shared machine used more than ${o.noiseLimit} of a core meanwhile, while the time budget allows.
 - The harness records the server's CPU use per slice from \`/proc\`; † marks a server that was not saturated.
 
 ## Reproduce

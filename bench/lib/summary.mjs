@@ -28,6 +28,11 @@ export const STARTUP_TARGETS = [
 export function summarizeThroughput (letter, slicesByServer, excluded) {
   const servers = {}
   for (const [kind, slices] of Object.entries(slicesByServer)) {
+    const failed = slices.find((s) => s.failed)
+    if (failed) {
+      servers[kind] = { status: 'FAIL', reason: failed.failed }
+      continue
+    }
     const bad = slices.reduce((sum, s) => sum + s.mismatches + s.unexpectedStatus, 0)
     const errors = slices.reduce((sum, s) => sum + s.errors, 0)
     const total = slices.reduce((sum, s) => sum + s.requests, 0)
