@@ -8,7 +8,8 @@ import { codes } from './errors'
 import { kApp, kContext, kRouteContext, kReplyErrorHandlerIndex } from './symbols'
 import { runPayloadHooks, toError } from './hooks'
 import { serializeErrorPayload } from './serialization'
-import { kReplyHeaders, kReplyStarted, kReplyHasStatusCode, kReplyInOnError, kReplySendingError, onSendHook, writeErrorResponse } from './reply'
+import { kReplyHeaders, kReplyStarted, kReplyHasStatusCode, kReplyInOnError, kReplySendingError } from './reply'
+import { onSendHook, writeErrorResponse } from './send'
 import type { AnyFn, ErrorHandlerLink, RouteContext } from './context'
 
 /** The root handler: logs (5xx as errors, 4xx as info) and sends the error, which is then serialized. */

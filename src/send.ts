@@ -1,0 +1,267 @@
+/**
+ * The payload path of a reply: send → (preSerialization → serialize, for payloads that are not already a string,
+ * Buffer or stream) → onSend → write. `writeResponse` is the only place that ends a response.
+ */
+import { Buffer } from 'node:buffer'
+import { validateHeaderName, validateHeaderValue } from 'node:http'
+import { finished, Readable } from 'node:stream'
+import { codes } from './errors'
+import { kRouteContext, kReplySerializer } from './symbols'
+import { runPayloadHooks } from './hooks'
+import { serializeReply } from './serialization'
+import { handleError } from './error-handler'
+import { kReplyTrailers, announceTrailers, endWithTrailers } from './trailers'
+import { kReplyHeaders, kReplyStarted } from './reply'
+
+const jsonContentType = 'application/json; charset=utf-8'
+
+/** A JSON content type without a charset gets `charset=utf-8`, as Fastify does (`type('application/json')`). */
+function withJsonCharset (contentType: string): string {
+  if (contentType.includes('charset')) return contentType
+  const trimmed = contentType.trim()
+  return trimmed.endsWith(';') ? trimmed + ' charset=utf-8' : trimmed + '; charset=utf-8'
+}
+
+/** Streams (node or web) and fetch `Response`s are pre-serialized: they go straight to onSend. */
+function isStreamLike (payload: any): boolean {
+  return typeof payload.pipe === 'function' || typeof payload.getReader === 'function' ||
+    Object.prototype.toString.call(payload) === '[object Response]'
+}
+
+/** Chooses the content type and the serializer for a payload, then runs the onSend hooks. */
+export function sendPayload (reply: any, payload: unknown): void {
+  if (payload === undefined) {
+    onSendHook(reply, payload)
+    return
+  }
+  const headers = reply[kReplyHeaders]
+  const contentType: string | undefined = headers['content-type']
+  if (typeof payload === 'string') {
+    if (contentType === undefined) {
+      headers['content-type'] = 'text/plain; charset=utf-8'
+    } else if (reply[kReplySerializer] !== null) {
+      serializeAndSend(reply, payload)
+      return
+    } else if (contentType.includes('json')) {
+      headers['content-type'] = withJsonCharset(contentType)
+    }
+    onSendHook(reply, payload)
+    return
+  }
+  if (payload !== null) {
+    if (Buffer.isBuffer(payload) || isStreamLike(payload)) {
+      if (contentType === undefined && Buffer.isBuffer(payload)) headers['content-type'] = 'application/octet-stream'
+      onSendHook(reply, payload)
+      return
+    }
+    if (ArrayBuffer.isView(payload)) {
+      if (contentType === undefined) headers['content-type'] = 'application/octet-stream'
+      onSendHook(reply, Buffer.from(payload.buffer, payload.byteOffset, payload.byteLength))
+      return
+    }
+  }
+  // objects and `null` (valid JSON) are serialized
+  if (contentType === undefined) {
+    headers['content-type'] = jsonContentType
+  } else if (reply[kReplySerializer] === null && !contentType.includes('json') && reply[kRouteContext].replySerializer === null) {
+    // `null` under a non-JSON type is an empty body; an object has no way to become one
+    if (payload === null) onSendHook(reply, null)
+    else handleError(reply, new codes.FST_ERR_REP_INVALID_PAYLOAD_TYPE(typeof payload))
+    return
+  } else if (contentType.includes('json')) {
+    headers['content-type'] = withJsonCharset(contentType)
+  }
+  const hooks = reply[kRouteContext].preSerialization
+  if (hooks === null) {
+    serializeAndSend(reply, payload)
+  } else {
+    runPayloadHooks(hooks, reply.request, reply, payload, preSerializationDone)
+  }
+}
+
+function preSerializationDone (err: Error | null, reply: any, payload: unknown): void {
+  if (err !== null) {
+    handleError(reply, err)
+    return
+  }
+  // whatever the hooks leave (a string included) is serialized: the content type already says JSON
+  serializeAndSend(reply, payload)
+}
+
+function serializeAndSend (reply: any, payload: unknown): void {
+  let body: string
+  try {
+    body = serializeReply(reply, reply[kRouteContext], payload, reply.raw.statusCode)
+  } catch (err) {
+    handleError(reply, err as Error)
+    return
+  }
+  onSendHook(reply, body)
+}
+
+export function onSendHook (reply: any, payload: unknown): void {
+  const hooks = reply[kRouteContext].onSend
+  if (hooks === null) {
+    writeResponse(reply, payload)
+  } else {
+    runPayloadHooks(hooks, reply.request, reply, payload, onSendDone)
+  }
+}
+
+function onSendDone (err: Error | null, reply: any, payload: unknown): void {
+  if (err !== null) {
+    handleError(reply, err)
+    return
+  }
+  writeResponse(reply, payload)
+}
+
+/** Writes status, headers and body to the socket. The only place that ends a response. */
+function writeResponse (reply: any, payload: unknown): void {
+  const res = reply.raw
+  if (res.writableEnded || res.destroyed) return
+  if (payload !== null && typeof payload === 'object' && Object.prototype.toString.call(payload) === '[object Response]') {
+    payload = unwrapResponse(reply, payload as Response)
+  }
+  const headers = reply[kReplyHeaders]
+  const statusCode: number = res.statusCode
+  if (statusCode === 204 || statusCode === 304 || (statusCode >= 100 && statusCode < 200)) {
+    // these statuses never carry a body: drop the headers describing one we were given (headers set for an
+    // empty answer, such as a CORS preflight's `content-length: 0`, are the user's choice and stay)
+    if (payload !== undefined && payload !== null) {
+      delete headers['content-length']
+      delete headers['transfer-encoding']
+      if (statusCode === 204) delete headers['content-type']
+    }
+    if (writeHead(reply, statusCode, headers)) res.end()
+    return
+  }
+  if (payload === undefined || payload === null) {
+    const trailed = reply[kReplyTrailers] !== null && announceTrailers(reply, headers)
+    if (!trailed && headers['content-length'] === undefined && headers['transfer-encoding'] === undefined) headers['content-length'] = '0'
+    if (!writeHead(reply, statusCode, headers)) return
+    if (trailed) endWithTrailers(reply, null)
+    else res.end()
+    return
+  }
+  if (typeof (payload as any).pipe === 'function') {
+    sendStream(reply, payload as NodeJS.ReadableStream)
+    return
+  }
+  if (typeof (payload as any).getReader === 'function') {
+    sendStream(reply, Readable.fromWeb(payload as any))
+    return
+  }
+  if (typeof payload !== 'string' && !Buffer.isBuffer(payload)) {
+    reply[kReplyStarted] = false
+    handleError(reply, new codes.FST_ERR_REP_INVALID_PAYLOAD_TYPE(typeof payload))
+    return
+  }
+  if (reply[kReplyTrailers] !== null && announceTrailers(reply, headers)) {
+    if (!writeHead(reply, statusCode, headers)) return
+    res.write(payload)
+    endWithTrailers(reply, payload)
+    return
+  }
+  if (headers['content-length'] === undefined) headers['content-length'] = String(Buffer.byteLength(payload))
+  if (!writeHead(reply, statusCode, headers)) return
+  // HEAD answers carry the GET route's headers (content-length included) but never a body
+  if (reply.request.raw.method === 'HEAD') res.end()
+  else res.end(payload)
+}
+
+/** Last resort for an error body whose onSend hooks failed: written without hooks; failing here ends the socket. */
+export function writeErrorResponse (reply: any, body: string): void {
+  const res = reply.raw
+  if (res.writableEnded || res.destroyed) return
+  const headers = reply[kReplyHeaders]
+  headers['content-length'] = String(Buffer.byteLength(body))
+  try {
+    res.writeHead(res.statusCode, headers)
+    if (reply.request.raw.method === 'HEAD') res.end()
+    else res.end(body)
+  } catch (err) {
+    reply.log.error({ err }, 'the error response could not be written')
+    res.destroy()
+  }
+}
+
+/** A fetch `Response` brings its own status and headers; its body (a web stream or null) is what gets written. */
+function unwrapResponse (reply: any, response: Response): unknown {
+  reply.raw.statusCode = response.status
+  const headers = reply[kReplyHeaders]
+  response.headers.forEach((value, name) => { headers[name] = value })
+  return response.body
+}
+
+/**
+ * `writeHead` throws on an invalid header name or value (or status): the response is then answered by the error
+ * handler, without the offending headers, so that one bad header cannot leave the request hanging.
+ */
+function writeHead (reply: any, statusCode: number, headers: Record<string, unknown>): boolean {
+  try {
+    reply.raw.writeHead(statusCode, headers)
+    return true
+  } catch (err) {
+    dropInvalidHeaders(reply)
+    reply[kReplyStarted] = false
+    handleError(reply, err)
+    return false
+  }
+}
+
+function dropInvalidHeaders (reply: any): void {
+  const headers = reply[kReplyHeaders]
+  let dropped = false
+  for (const name of Object.keys(headers)) {
+    try {
+      validateHeaderName(name)
+      validateHeaderValue(name, headers[name])
+    } catch {
+      delete headers[name]
+      dropped = true
+    }
+  }
+  // nothing was wrong with the headers themselves: start the error answer from a clean slate
+  if (!dropped) reply[kReplyHeaders] = {}
+}
+
+/** Pipes a stream; headers are set (not flushed) first so that an error before the first byte still gets a response. */
+function sendStream (reply: any, payload: NodeJS.ReadableStream): void {
+  const res = reply.raw
+  const headers = reply[kReplyHeaders]
+  const trailed = reply[kReplyTrailers] !== null && announceTrailers(reply, headers)
+  try {
+    for (const name of Object.keys(headers)) res.setHeader(name, headers[name])
+  } catch (err) {
+    for (const name of Object.keys(headers)) res.removeHeader(name)
+    if (typeof (payload as any).destroy === 'function') (payload as any).destroy()
+    dropInvalidHeaders(reply)
+    reply[kReplyStarted] = false
+    handleError(reply, err)
+    return
+  }
+  let sourceDone = false
+  finished(payload as any, (err) => {
+    sourceDone = true
+    if (err && (err as any).code !== 'ERR_STREAM_PREMATURE_CLOSE') {
+      if (res.headersSent) {
+        reply.log.warn({ err }, 'response stream errored after headers were sent')
+        res.destroy()
+      } else {
+        reply[kReplyStarted] = false
+        handleError(reply, err)
+      }
+    }
+  })
+  finished(res, () => {
+    if (!sourceDone && typeof (payload as any).destroy === 'function') (payload as any).destroy()
+  })
+  if (!trailed) {
+    payload.pipe(res)
+    return
+  }
+  // the response ends only once the trailers are known; a stream's trailer functions get `null` as payload
+  payload.once('end', () => endWithTrailers(reply, null))
+  payload.pipe(res, { end: false })
+}
