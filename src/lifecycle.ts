@@ -39,16 +39,15 @@ export function createRequestHandler (app: any): (req: any, res: any) => void {
     const { record, query } = findNotFound(app, req.method, req.url)
     if (found !== null) {
       // find-my-way's onBadUrl answered: the URL has an invalid percent-encoding
-      const { request, reply } = createRequestReply(app, record.context!, req, res, {}, query)
-      reply.send(new codes.FST_ERR_BAD_URL(req.url))
-      void request
+      createReply(app, record.context!, req, res, {}, query).send(new codes.FST_ERR_BAD_URL(req.url))
       return
     }
     startRequest(app, record.context!, req, res, {}, query)
   }
 }
 
-function createRequestReply (app: any, context: RouteContext, req: any, res: any, params: any, query: any): { request: any, reply: any } {
+/** Builds the request and its reply (the reply holds the request, so nothing else is allocated to return both). */
+function createReply (app: any, context: RouteContext, req: any, res: any, params: any, query: any): any {
   // called unbound: a user generator must not see the internal route context as `this`
   const genReqId = context.genReqId
   const id = genReqId(req)
@@ -57,11 +56,12 @@ function createRequestReply (app: any, context: RouteContext, req: any, res: any
   const reply = new context.Reply(res, request, log, context)
   for (const [key, value] of context.requestProps) request[key] = value
   for (const [key, value] of context.replyProps) reply[key] = value
-  return { request, reply }
+  return reply
 }
 
 function startRequest (app: any, context: RouteContext, req: any, res: any, params: any, query: any): void {
-  const { request, reply } = createRequestReply(app, context, req, res, params, query)
+  const reply = createReply(app, context, req, res, params, query)
+  const request = reply.request
   if (app.requestLogging) request.log.info({ req: request }, 'incoming request')
   if (context.onResponse !== null || app.requestLogging) watchResponse(app, request, reply)
   if (context.onTimeout !== null) watchTimeout(request, reply)
@@ -152,6 +152,12 @@ function afterPreValidation (err: Error | null, request: any, reply: any): void 
       request.validationError = validationError
     }
   }
+  runPreHandler(request, reply)
+}
+
+/** preHandler hooks, then the handler: the last steps of a request (also of `reply.callNotFound()`). */
+export function runPreHandler (request: any, reply: any): void {
+  const context: RouteContext = request[kRouteContext]
   if (context.preHandler === null) {
     invokeHandler(request, reply)
   } else {
@@ -168,7 +174,7 @@ function afterPreHandler (err: Error | null, request: any, reply: any): void {
 }
 
 /** Calls the handler with `this` = its instance; a returned value or promise is sent. */
-export function invokeHandler (request: any, reply: any): void {
+function invokeHandler (request: any, reply: any): void {
   if (isAnswered(reply)) return
   const context: RouteContext = request[kRouteContext]
   let result: any

@@ -6,8 +6,7 @@
 import { codes } from './errors'
 import { kContext, kApp, kRouteContext } from './symbols'
 import { supportedMethods, type RouteRecord } from './route'
-import { runHooks } from './hooks'
-import { invokeHandler } from './lifecycle'
+import { runPreHandler } from './lifecycle'
 import type { AnyFn, PluginContext } from './context'
 
 function defaultNotFoundHandler (request: any, reply: any): void {
@@ -86,17 +85,5 @@ export function callNotFound (request: any, reply: any): void {
   const context = record.context!
   request[kRouteContext] = context
   reply[kRouteContext] = context
-  if (context.preHandler === null) {
-    invokeHandler(request, reply)
-    return
-  }
-  runHooks(context.preHandler, request, reply, true, afterPreHandler)
-}
-
-function afterPreHandler (err: Error | null, request: any, reply: any): void {
-  if (err !== null) {
-    reply.send(err)
-    return
-  }
-  invokeHandler(request, reply)
+  runPreHandler(request, reply)
 }
