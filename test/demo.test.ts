@@ -1,9 +1,8 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { spawn } from 'node:child_process'
 import { once } from 'node:events'
-import path from 'node:path'
 import { buildDemoApp } from '../examples/demo-app'
+import { startDemo } from './helpers'
 
 const key = 'test-key'
 const auth = { authorization: `Bearer ${key}` }
@@ -48,23 +47,8 @@ test('with the grandchild wrapped by fastify-plugin, /two also returns bar', asy
 })
 
 test('npm start: the demo listens, prints its URL and curl lines, answers over a real socket, closes on SIGTERM', async (t) => {
-  const script = path.join(__dirname, '..', 'examples', 'demo.ts')
-  const child = spawn(process.execPath, ['--import', 'tsx', script], {
-    env: { ...process.env, PORT: '0', DEMO_API_KEYS: key },
-    stdio: ['ignore', 'pipe', 'pipe']
-  })
-  t.after(() => { if (child.exitCode === null) child.kill('SIGKILL') })
-  let output = ''
-  child.stdout.setEncoding('utf8')
-  const address = await new Promise<string>((resolve, reject) => {
-    child.stdout.on('data', (chunk: string) => {
-      output += chunk
-      const match = /listening at (http:\/\/\S+)/.exec(output)
-      if (match && output.includes('/three')) resolve(match[1])
-    })
-    child.once('exit', (code) => reject(new Error(`demo exited early with ${code}: ${output}`)))
-  })
-  assert.match(output, /curl -H 'authorization: Bearer test-key' http:\/\/127\.0\.0\.1:\d+\/one/)
+  const { child, address, output } = await startDemo(t, key)
+  assert.match(output(), /curl -H 'authorization: Bearer test-key' http:\/\/127\.0\.0\.1:\d+\/one/)
   const one = await fetch(`${address}/one`, { headers: auth })
   assert.equal(one.status, 200)
   assert.deepEqual(await one.json(), { answer: 42 })
@@ -75,5 +59,5 @@ test('npm start: the demo listens, prints its URL and curl lines, answers over a
   child.kill('SIGTERM')
   const [code] = await once(child, 'exit')
   assert.equal(code, 0)
-  assert.match(output, /SIGTERM received: closing/)
+  assert.match(output(), /SIGTERM received: closing/)
 })

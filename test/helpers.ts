@@ -5,3 +5,31 @@
 import typedEnclave from '../src/index'
 
 export const enclave = typedEnclave as unknown as (options?: Record<string, any>) => any
+
+import type { TestContext } from 'node:test'
+import { spawn, type ChildProcess } from 'node:child_process'
+import path from 'node:path'
+
+/**
+ * Runs `examples/demo.ts` as its own process on a free port and resolves once it has printed its URL and curl
+ * lines. The process is killed when the test ends, whatever happened.
+ */
+export async function startDemo (t: TestContext, keys: string): Promise<{ child: ChildProcess, address: string, output: () => string }> {
+  const script = path.join(__dirname, '..', 'examples', 'demo.ts')
+  const child = spawn(process.execPath, ['--import', 'tsx', script], {
+    env: { ...process.env, PORT: '0', DEMO_API_KEYS: keys },
+    stdio: ['ignore', 'pipe', 'pipe']
+  })
+  t.after(() => { if (child.exitCode === null) child.kill('SIGKILL') })
+  let output = ''
+  child.stdout!.setEncoding('utf8')
+  const address = await new Promise<string>((resolve, reject) => {
+    child.stdout!.on('data', (chunk: string) => {
+      output += chunk
+      const match = /listening at (http:\/\/\S+)/.exec(output)
+      if (match && output.includes('/three')) resolve(match[1])
+    })
+    child.once('exit', (code) => reject(new Error(`demo exited early with ${code}: ${output}`)))
+  })
+  return { child, address, output: () => output }
+}

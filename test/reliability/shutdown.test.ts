@@ -2,11 +2,10 @@ import { test, describe } from 'node:test'
 import type { TestContext } from 'node:test'
 import assert from 'node:assert/strict'
 import net from 'node:net'
-import path from 'node:path'
-import { spawn } from 'node:child_process'
 import { once } from 'node:events'
 import enclave from '../../src/index'
 import { rawRequest, parseResponses, sleep } from '../security/helpers'
+import { startDemo } from '../helpers'
 
 function connectError (port: number): Promise<string | null> {
   return new Promise((resolve) => {
@@ -24,6 +23,32 @@ function closeOnExit (t: TestContext, app: any): void {
       app.server.close()
     }
   })
+}
+
+/**
+ * On one kept-alive socket: a slow request is in flight when `close()` starts, and a second request arrives while
+ * the app is closing. Returns the responses the socket received.
+ */
+async function requestDuringClose (t: TestContext, options: Record<string, unknown>): Promise<{ responses: any[], raw: string }> {
+  const app: any = enclave(options)
+  closeOnExit(t, app)
+  app.get('/slow', async () => { await sleep(300); return { done: true } })
+  app.get('/fast', async () => ({ ok: true }))
+  await app.listen({ port: 0 })
+  const socket = net.connect(app.server.address().port, '127.0.0.1')
+  await once(socket, 'connect')
+  const chunks: Buffer[] = []
+  socket.on('data', (c) => chunks.push(c))
+  socket.write('GET /slow HTTP/1.1\r\nHost: x\r\n\r\n')
+  await sleep(50)
+  const closing = app.close()
+  await sleep(50)
+  socket.write('GET /fast HTTP/1.1\r\nHost: x\r\n\r\n')
+  await Promise.race([once(socket, 'close'), sleep(3000)])
+  socket.destroy()
+  await closing
+  const raw = Buffer.concat(chunks)
+  return { responses: parseResponses(raw).responses, raw: raw.toString() }
 }
 
 describe('graceful close()', () => {
@@ -48,26 +73,8 @@ describe('graceful close()', () => {
   })
 
   test('a new request on a kept-alive socket during close gets 503 with Connection: close (return503OnClosing)', async (t) => {
-    const app: any = enclave()
-    closeOnExit(t, app)
-    app.get('/slow', async () => { await sleep(300); return { done: true } })
-    app.get('/fast', async () => ({ ok: true }))
-    await app.listen({ port: 0 })
-    const port = app.server.address().port
-    const socket = net.connect(port, '127.0.0.1')
-    await once(socket, 'connect')
-    const chunks: Buffer[] = []
-    socket.on('data', (c) => chunks.push(c))
-    socket.write('GET /slow HTTP/1.1\r\nHost: x\r\n\r\n')
-    await sleep(50)
-    const closing = app.close()
-    await sleep(50)
-    socket.write('GET /fast HTTP/1.1\r\nHost: x\r\n\r\n')
-    await Promise.race([once(socket, 'close'), sleep(3000)])
-    socket.destroy()
-    await closing
-    const { responses } = parseResponses(Buffer.concat(chunks))
-    assert.equal(responses.length, 2, Buffer.concat(chunks).toString())
+    const { responses, raw } = await requestDuringClose(t, {})
+    assert.equal(responses.length, 2, raw)
     assert.equal(responses[0].status, 200)
     assert.deepEqual(JSON.parse(responses[0].body.toString()), { done: true })
     assert.equal(responses[1].status, 503)
@@ -76,25 +83,7 @@ describe('graceful close()', () => {
   })
 
   test('with return503OnClosing: false the late request is served and the socket closed after it', async (t) => {
-    const app: any = enclave({ return503OnClosing: false })
-    closeOnExit(t, app)
-    app.get('/slow', async () => { await sleep(300); return { done: true } })
-    app.get('/fast', async () => ({ ok: true }))
-    await app.listen({ port: 0 })
-    const port = app.server.address().port
-    const socket = net.connect(port, '127.0.0.1')
-    await once(socket, 'connect')
-    const chunks: Buffer[] = []
-    socket.on('data', (c) => chunks.push(c))
-    socket.write('GET /slow HTTP/1.1\r\nHost: x\r\n\r\n')
-    await sleep(50)
-    const closing = app.close()
-    await sleep(50)
-    socket.write('GET /fast HTTP/1.1\r\nHost: x\r\n\r\n')
-    await Promise.race([once(socket, 'close'), sleep(3000)])
-    socket.destroy()
-    await closing
-    const { responses } = parseResponses(Buffer.concat(chunks))
+    const { responses } = await requestDuringClose(t, { return503OnClosing: false })
     assert.deepEqual(responses.map((r) => r.status), [200, 200])
     assert.equal(responses[1].headers.connection, 'close')
   })
@@ -147,22 +136,7 @@ describe('graceful close()', () => {
 
 describe('the demo closes gracefully on SIGTERM', () => {
   test('exit code 0, idle sockets do not block, a request started before SIGTERM is still answered', async (t) => {
-    const script = path.join(__dirname, '..', '..', 'examples', 'demo.ts')
-    const child = spawn(process.execPath, ['--import', 'tsx', script], {
-      env: { ...process.env, PORT: '0', DEMO_API_KEYS: 'k' },
-      stdio: ['ignore', 'pipe', 'pipe']
-    })
-    t.after(() => { if (child.exitCode === null) child.kill('SIGKILL') })
-    let output = ''
-    child.stdout.setEncoding('utf8')
-    const address = await new Promise<string>((resolve, reject) => {
-      child.stdout.on('data', (chunk: string) => {
-        output += chunk
-        const match = /listening at (http:\/\/\S+)/.exec(output)
-        if (match) resolve(match[1])
-      })
-      child.once('exit', (code) => reject(new Error(`demo exited early with ${code}: ${output}`)))
-    })
+    const { child, address, output: demoOutput } = await startDemo(t, 'k')
     const port = Number(new URL(address).port)
     // An idle kept-alive socket, and a request whose head is half written when the signal arrives.
     const idle = rawRequest(port, 'GET /two HTTP/1.1\r\nHost: x\r\n\r\n', { timeout: 8000 })
@@ -173,7 +147,7 @@ describe('the demo closes gracefully on SIGTERM', () => {
     const [code] = await once(child, 'exit')
     assert.equal(code, 0)
     assert.ok(Date.now() - begun < 5000, `exit took ${Date.now() - begun} ms`)
-    assert.match(output, /SIGTERM received: closing/)
+    assert.match(demoOutput(), /SIGTERM received: closing/)
     const idleResult = await idle
     assert.equal(idleResult.responses[0].status, 200)
     const startedResult = await started
