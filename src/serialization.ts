@@ -6,6 +6,7 @@
  */
 import fastJsonStringify from 'fast-json-stringify'
 import { codes } from './errors'
+import { compileSerializer } from './serializer-compiler'
 import { kApp, kContext, kReplySerializer } from './symbols'
 import { expandShorthand, inspectForFastJsonStringify, isContentForm, isPlainObject } from './response-schema'
 import type { PluginContext, RouteContext, RouteOptions } from './context'
@@ -226,9 +227,12 @@ function fastJsonStringifyCompiler (externals: Record<string, unknown>, opts: Re
     }
     const cached = json === undefined ? undefined : byJson.get(json)
     if (cached !== undefined) return cached
-    const { untyped } = inspectForFastJsonStringify(schema, externals)
-    let fn: SerializerFn = fastJsonStringify(schema, { ...opts, schema: externals as any })
-    if (untyped) fn = rejectInvalidJson(fn)
+    let fn = compileSerializer(schema, opts)
+    if (fn === undefined) {
+      const { untyped } = inspectForFastJsonStringify(schema, externals)
+      fn = fastJsonStringify(schema, { ...opts, schema: externals as any }) as SerializerFn
+      if (untyped) fn = rejectInvalidJson(fn)
+    }
     if (json !== undefined) byJson.set(json, fn)
     return fn
   }

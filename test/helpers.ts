@@ -33,3 +33,15 @@ export async function startDemo (t: TestContext, keys: string): Promise<{ child:
   })
   return { child, address, output: () => output }
 }
+
+/** mulberry32: a tiny, fast, seedable 32-bit PRNG, for reproducible generated inputs. */
+export function mulberry32 (seed: number): () => number {
+  let a = seed >>> 0
+  return () => {
+    a = (a + 0x6D2B79F5) >>> 0
+    let t = a
+    t = Math.imul(t ^ (t >>> 15), t | 1)
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
+  }
+}

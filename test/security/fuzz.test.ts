@@ -9,22 +9,11 @@ import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import enclave from '../../src/index'
 import { rawRequest, rawGet, withProcessErrorWatch, parseResponses } from './helpers'
+import { mulberry32 } from '../helpers'
 
 const COUNT = Number(process.env.FUZZ_COUNT ?? 300)
 const SEED = process.env.FUZZ_SEED !== undefined ? Number(process.env.FUZZ_SEED) : (Date.now() ^ (process.pid << 8)) >>> 0
 const CONCURRENCY = 16
-
-/** mulberry32: a tiny, fast, seedable 32-bit PRNG. */
-function mulberry32 (seed: number): () => number {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6D2B79F5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
 
 function buildApp (): any {
   const app: any = enclave({ bodyLimit: 64 * 1024 })
