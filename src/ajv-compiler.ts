@@ -7,6 +7,7 @@
  */
 import Ajv, { type Options as AjvOptions } from 'ajv'
 import addFormats from 'ajv-formats'
+import { canDefer, deferredValidator } from './lazy-validator'
 
 /** An Ajv plugin: `plugin(ajv, options?)`, for example `ajv-errors` or `ajv-keywords`. */
 export type AjvPlugin = (ajv: Ajv, options?: any) => unknown
@@ -85,7 +86,9 @@ function cacheKey (schema: unknown): string | undefined {
 
 /**
  * The default `buildValidator`. The returned compiler ignores `httpPart`, so a schema seen twice (same JSON) is
- * compiled once and the function reused by every route of the contexts sharing this compiler.
+ * compiled once and the function reused by every route of the contexts sharing this compiler. A schema that
+ * certainly compiles is compiled on its first use (see lazy-validator.ts); any other compiles here, so that
+ * `ready()` fails on it.
  */
 export const buildDefaultValidator: ValidatorFactory = (externalSchemas, ajvOptions) => {
   const ajv = buildAjv(ajvOptions, externalSchemas)
@@ -96,7 +99,10 @@ export const buildDefaultValidator: ValidatorFactory = (externalSchemas, ajvOpti
       const hit = compiled.get(key)
       if (hit !== undefined) return hit
     }
-    const validate = ajv.compile(schema)
+    // deferred compilation works on a copy, so that a schema object changed after ready cannot change the validator
+    const validate = key !== undefined && canDefer(ajv, schema)
+      ? deferredValidator(schema, () => ajv.compile(JSON.parse(key)))
+      : ajv.compile(schema)
     if (key !== undefined) compiled.set(key, validate)
     return validate
   }
