@@ -61,7 +61,7 @@ const withToJSON = { toJSON: () => ({ id: 7, name: 'from toJSON' }) }
 const withToString = { toString: () => 'custom' }
 const scalars: unknown[] = [
   0, -0, 1, -17, 3.75, -2.5, 1e21, 2 ** 53 + 2, NaN, Infinity, -Infinity, 12n, '42', '4.2', 'abc', '', 'quote " and \\ slash',
-  'line\nbreak', '\u2028', '\ud800', 'é ü 日本', true, false, null, new Date(Date.UTC(2024, 4, 1, 12, 30, 5)), /re+gex/, withToString, [], [1, 2]
+  'line\nbreak', '\u2028', '\ud800', 'é ü 日本', 'long '.repeat(20), 'long with a quote " '.repeat(5), 'long\n'.repeat(20), true, false, null, new Date(Date.UTC(2024, 4, 1, 12, 30, 5)), /re+gex/, withToString, [], [1, 2]
 ]
 
 describe('serializer generator: the same JSON as fast-json-stringify', () => {
