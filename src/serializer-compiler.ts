@@ -130,7 +130,7 @@ class Generator {
     const lines = ['const obj = (input && typeof input.toJSON === \'function\') ? input.toJSON() : input']
     if (schema.nullable !== true) lines.push('if (obj === null) return \'{}\'')
     for (const key of required) {
-      if (!(key in properties)) lines.push(`if (obj[${JSON.stringify(key)}] === undefined) ${requiredError(key)}`)
+      if (!Object.hasOwn(properties, key)) lines.push(`if (obj[${JSON.stringify(key)}] === undefined) ${requiredError(key)}`)
     }
     lines.push('let json = \'{\'', 'let value')
     // required properties first, as fast-json-stringify writes them; once one is written, every later one needs a comma

@@ -106,6 +106,8 @@ describe('serializer generator: the same JSON as fast-json-stringify', () => {
     agree({ type: 'object', required: ['a'], properties: { a: { type: 'string', default: 'dflt' } } }, [{}, { a: 'set' }])
     agree({ type: 'object', nullable: true, properties: { a: { type: 'number' } } }, [null, { a: 1 }, { a: 'x' }])
     agree({ type: 'object' }, [{ any: 1 }, null, {}])
+    // names an object inherits are not properties: required ones are still checked
+    agree({ type: 'object', required: ['toString', 'constructor'], properties: {} }, [{}, Object.create(null), { toString: 'x', constructor: 1 }])
   })
 
   test('hostile property names are written as data', () => {
