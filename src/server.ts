@@ -18,6 +18,16 @@ function onClientError (err: any, socket: any): void {
     socket.destroy()
     return
   }
+  // Bytes after a complete request that is still being answered (pipelined garbage, or a body longer than its
+  // Content-Length): a 400 now would interleave with or replace that response. Finish it, then close. (A request
+  // cut off mid-way, by a timeout or a malformed body, is answered at once: its response would never come.)
+  const inFlight = socket._httpMessage
+  if (inFlight !== null && inFlight !== undefined && inFlight.req?.complete === true) {
+    if (!inFlight.headersSent) inFlight.shouldKeepAlive = false
+    if (inFlight.writableFinished) socket.end()
+    else inFlight.once('finish', () => socket.end())
+    return
+  }
   const status = err.code === 'HPE_HEADER_OVERFLOW' ? 431 : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400
   const body = status === 400 ? badRequestBody : JSON.stringify({ error: http.STATUS_CODES[status], message: 'Client Error', statusCode: status })
   socket.end(`HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`)

@@ -250,3 +250,39 @@ describe('a reply sent twice', () => {
     await app.close()
   })
 })
+
+describe('garbage after a request that is still being answered', () => {
+  let app: any
+  let port: number
+  before(async () => {
+    app = enclave()
+    app.get('/slow', async () => {
+      await new Promise((resolve) => setTimeout(resolve, 50))
+      return { slow: true }
+    })
+    await app.listen({ port: 0 })
+    port = app.server.address().port
+  })
+  after(() => app.close())
+
+  test('an asynchronous answer is sent whole, then the connection closes, with no 400 before or after it', async () => {
+    const result = await rawRequest(port, 'GET /slow HTTP/1.1\r\nHost: x\r\n\r\n\x01garbage\r\n\r\n')
+    assert.equal(result.ended, 'end')
+    assert.deepEqual(result.responses.map((r) => [r.status, r.body.toString()]), [[200, '{"slow":true}']])
+    assert.equal(result.rest.length, 0)
+    assert.equal(result.responses[0].headers.connection, 'close')
+  })
+
+  test('a HEAD request with more body bytes than its Content-Length gets one answer and the connection closes', async () => {
+    const result = await rawRequest(port, 'HEAD /nope HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\nConnection: close\r\n\r\n1.5', { headRequest: true })
+    assert.equal(result.ended, 'end')
+    assert.deepEqual(result.responses.map((r) => r.status), [404])
+    assert.equal(result.rest.length, 0)
+  })
+
+  test('garbage on an idle kept-alive connection still gets a 400', async () => {
+    const result = await rawRequest(port, ['GET /nope HTTP/1.1\r\nHost: x\r\n\r\n', '\x01garbage\r\n\r\n'], { interval: 100 })
+    assert.deepEqual(result.responses.map((r) => r.status), [404, 400])
+    assert.deepEqual(JSON.parse(result.responses[1].body.toString()), { error: 'Bad Request', message: 'Client Error', statusCode: 400 })
+  })
+})

@@ -131,7 +131,8 @@ function generate (rand: () => number): Generated {
     if (framing < 0.75) headers.push(['Content-Length', String(body.length)])
     else if (framing < 0.9) { headers.push(['Transfer-Encoding', 'chunked']); chunked = true }
     else if (framing < 0.95) headers.push(['Content-Length', String(Math.max(0, body.length - 1 - int(rand, 10)))])
-    else headers.push(['Content-Length', pick(rand, ['-1', 'abc', '1, 2', '0x10', ' 5'])])
+    // ' 0' is valid (optional whitespace): the body then arrives as garbage after a complete request
+    else headers.push(['Content-Length', pick(rand, ['-1', 'abc', '1, 2', '0x10', ' 0'])])
   }
   headers.push(['Connection', 'close'])
   const version = rand() < 0.97 ? 'HTTP/1.1' : pick(rand, ['HTTP/1.0', 'HTTP/2.0', 'HTTP/1.1 x', 'HTP/1.1'])
