@@ -49,6 +49,8 @@ export class PluginContext {
   replyProps: Array<[string | symbol, unknown]>
   /** Names of plugins registered in this context or its ancestors (for plugin-meta `dependencies`). */
   registeredPlugins: string[]
+  /** The `logLevel` register option of this context or its nearest ancestor: the default of its routes. */
+  logLevel: string | undefined
   /** Child contexts created so far: a hook added here later must reach them too. */
   readonly children: PluginContext[] = []
 
@@ -56,7 +58,7 @@ export class PluginContext {
     instance: any, prefix: string, pluginName: string, hooks: HookLists, schema: SchemaContext,
     contentTypeParsers: ContentTypeParserRegistry, errorHandler: ErrorHandlerLink, replySerializer: AnyFn | null,
     Request: any, Reply: any, requestProps: Array<[string | symbol, unknown]>, replyProps: Array<[string | symbol, unknown]>,
-    registeredPlugins: string[]
+    registeredPlugins: string[], logLevel?: string
   }) {
     this.parent = parent
     this.instance = init.instance
@@ -72,6 +74,7 @@ export class PluginContext {
     this.requestProps = init.requestProps
     this.replyProps = init.replyProps
     this.registeredPlugins = init.registeredPlugins
+    this.logLevel = init.logLevel
   }
 }
 
@@ -128,7 +131,8 @@ export interface RouteContext {
   contentTypeParsers: ContentTypeParserRegistry
   bodyLimit: number
   attachValidation: boolean
-  logLevel: string | undefined
+  /** The route's `logLevel`, else its plugin's, else `''`. */
+  logLevel: string
   /** Compiled validators for body/querystring/params/headers, or null when the route has none. */
   validation: RouteValidation | null
   /** Compiled response serializers by status key, or null when the route has no response schema. */

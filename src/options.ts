@@ -101,6 +101,8 @@ export interface NormalizedOptions {
   schemaController: any
   schemaErrorFormatter: any
   childLoggerFactory: ((logger: any, bindings: any, opts: any, rawReq: any) => any) | undefined
+  /** Deprecated by Fastify 4 (FSTDEP009): becomes the router's `version` strategy. */
+  versioning: { storage: () => unknown, deriveVersion: (req: any, ctx?: unknown) => unknown } | undefined
 }
 
 export const defaults = {
@@ -152,9 +154,40 @@ export function normalizeOptions (options: unknown): NormalizedOptions {
       throw new codes.FST_ERR_INIT_OPTS_INVALID(`"${name}" must be ${rule[1]}, got ${describe(value)}`)
     }
   }
+  checkRouterStrategies(given)
   const out: Record<string, unknown> = { ...defaults }
   for (const [k, v] of Object.entries(given)) if (v !== undefined) out[k] = v
   return out as unknown as NormalizedOptions
+}
+
+/** `constraints` and `versioning` go to find-my-way, whose own errors would be assertion failures at construction. */
+function checkRouterStrategies (given: Record<string, any>): void {
+  for (const [key, strategy] of Object.entries(given.constraints ?? {})) {
+    const s = strategy as Record<string, unknown> | null
+    if (s === null || typeof s !== 'object' || typeof s.name !== 'string' || s.name === '' ||
+      typeof s.storage !== 'function' || typeof s.deriveConstraint !== 'function') {
+      throw new codes.FST_ERR_INIT_OPTS_INVALID(`"constraints.${key}" must be a constraint strategy { name, storage(), deriveConstraint() }, got ${describe(s)}`)
+    }
+  }
+  const versioning = given.versioning
+  if (versioning === undefined) return
+  if (typeof versioning.storage !== 'function' || typeof versioning.deriveVersion !== 'function') {
+    throw new codes.FST_ERR_INIT_OPTS_INVALID('"versioning" must be an object { storage(), deriveVersion() }')
+  }
+  // Fastify lets `versioning` silently replace a `version` strategy; two sources for one strategy is a mistake
+  if (Object.values(given.constraints ?? {}).some((s: any) => s.name === 'version')) {
+    throw new codes.FST_ERR_INIT_OPTS_INVALID('"versioning" and a "version" strategy in "constraints" cannot both be set')
+  }
+  warnVersioningDeprecated()
+}
+
+let versioningWarned = false
+/** Fastify 4's deprecation warning for `versioning`, with its code, once per process as Fastify does. */
+function warnVersioningDeprecated (): void {
+  if (versioningWarned) return
+  versioningWarned = true
+  process.emitWarning('The "versioning" option is deprecated: pass the strategy as "constraints: { version }" instead.',
+    { type: 'DeprecationWarning', code: 'FSTDEP009' })
 }
 
 function describe (value: unknown): string {

@@ -111,7 +111,9 @@ function override (parent: any, fn: any, opts: any): any {
     Reply,
     requestProps: [],
     replyProps: [],
-    registeredPlugins: parentContext.registeredPlugins.slice()
+    registeredPlugins: parentContext.registeredPlugins.slice(),
+    // as in Fastify, a skip-override plugin (returned above) cannot set a level: it has no context of its own
+    logLevel: opts?.logLevel ?? parentContext.logLevel
   })
   parentContext.children.push(instance[kContext])
   for (const hook of parentContext.hooks.onRegister) hook.call(parent, instance, opts)

@@ -80,12 +80,13 @@ export function resolveGenReqId (plugin: PluginContext, defaults: RequestIdentit
 
 /**
  * The logger builder of one route: route option > context `setChildLoggerFactory` > factory option > pino's child.
- * Bindings are `{ [requestIdLogLabel]: id }`; child options carry the route's `logLevel`.
+ * Bindings are `{ [requestIdLogLabel]: id }`; child options carry the route's `logLevel`, else its plugin's.
  */
 export function resolveRequestLogger (route: RouteOptions, plugin: PluginContext, instance: any, defaults: RequestIdentityDefaults): RequestLoggerBuilder {
   const { logger, options } = defaults
   const label = options.requestIdLogLabel
-  const level = route.logLevel
+  const level = route.logLevel ?? plugin.logLevel
+  checkLevel(logger, level, route)
   if (route.childLoggerFactory !== undefined && typeof route.childLoggerFactory !== 'function') {
     // route() does not check this option; failing ready() beats failing every request of the route
     throw new codes.FST_ERR_ROUTE_OPTION_INVALID('childLoggerFactory', String(route.method), route.url, 'must be a function')
@@ -98,6 +99,16 @@ export function resolveRequestLogger (route: RouteOptions, plugin: PluginContext
   }
   // fresh objects per request: a factory may add to them (Fastify's example adds bindings)
   return (id, req) => factory.call(instance, logger, { [label]: id }, level ? { level } : {}, req)
+}
+
+/** pino throws on an unknown level when the child logger is made: fail `ready()` rather than every request. */
+function checkLevel (logger: any, level: unknown, route: RouteOptions): void {
+  const known = logger.levels?.values
+  // '' is Fastify's "no level of its own"
+  if (level === undefined || level === '' || known === null || typeof known !== 'object') return
+  if (typeof level !== 'string' || (level !== 'silent' && !Object.hasOwn(known, level))) {
+    throw new codes.FST_ERR_ROUTE_OPTION_INVALID('logLevel', String(route.method), route.url, `unknown log level ${JSON.stringify(level)}`)
+  }
 }
 
 function assertConfigurable (instance: any, method: string, fn: unknown): void {

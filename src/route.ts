@@ -41,10 +41,30 @@ export function createRouter (options: NormalizedOptions, onBadUrl: (path: strin
     allowUnsafeRegex: options.allowUnsafeRegex,
     useSemicolonDelimiter: options.useSemicolonDelimiter,
     querystringParser: options.querystringParser,
-    constraints: options.constraints as any,
+    constraints: constraintStrategies(options),
     onBadUrl,
     buildPrettyMeta
   } as any)
+}
+
+/**
+ * The custom strategies of the router: the `constraints` option, plus the deprecated `versioning` option turned into
+ * the `version` strategy. A derived version must match (`mustMatchWhenDerived`), as with the built-in one.
+ */
+function constraintStrategies (options: NormalizedOptions): Record<string, unknown> | undefined {
+  const versioning = options.versioning
+  if (versioning === undefined) return options.constraints
+  const version = {
+    name: 'version',
+    mustMatchWhenDerived: true,
+    storage: versioning.storage,
+    // two parameters: find-my-way treats a three-parameter deriveConstraint as asynchronous
+    deriveConstraint: (req: any, ctx: unknown) => versioning.deriveVersion(req, ctx),
+    validate (value: unknown) {
+      if (typeof value !== 'string') throw new TypeError('Version constraint should be a string')
+    }
+  }
+  return { ...options.constraints, version }
 }
 
 /**
@@ -148,7 +168,9 @@ export function route (this: any, options: unknown): any {
       routePath: url,
       prefix: context.prefix,
       config: given.config ?? {},
-      handler: given.handler
+      handler: given.handler,
+      // the plugin's `logLevel` register option, set before onRoute hooks so they see it (as in Fastify)
+      logLevel: given.logLevel ?? context.logLevel
     }
     // the automatic HEAD route starts from the options as given, before onRoute hooks changed them (as Fastify)
     const headTemplate = { ...routeOptions, config: { ...routeOptions.config } }
@@ -176,6 +198,11 @@ function addToRouter (app: any, instance: any, plugin: PluginContext, options: R
   const url = options.url
   const record: RouteRecord = { options, method, url, plugin, instance, context: null, isNotFound: false, autoHead }
   const constraints = options.constraints ?? {}
+  try {
+    app.router.constrainer.validateConstraints(constraints)
+  } catch (err: any) {
+    throw new codes.FST_ERR_ROUTE_OPTION_INVALID('constraints', method, url, err.message)
+  }
   if (method === 'HEAD' && !autoHead) {
     // an explicit HEAD replaces the automatic one of the GET with the same url and constraints
     const existing = app.router.findRoute('HEAD', url, constraints)
@@ -190,8 +217,13 @@ function addToRouter (app: any, instance: any, plugin: PluginContext, options: R
     if (/already declared/.test(err.message)) throw new codes.FST_ERR_DUPLICATED_ROUTE(method, url)
     throw new codes.FST_ERR_ROUTE_OPTION_INVALID('url', method, url, err.message)
   }
-  if (Object.keys(constraints).length > 0) app.hasConstraints = true
+  // derive per request once any strategy is in use: a route's, or a mustMatchWhenDerived one from the start
+  if (!app.hasConstraints && derivesConstraints(app.router)) app.hasConstraints = true
   app.routes.push(record)
+}
+
+function derivesConstraints (router: any): boolean {
+  return router.constrainer.strategiesInUse.size > 0 || router.constrainer.asyncStrategiesInUse.size > 0
 }
 
 function asList (value: unknown): AnyFn[] {
@@ -233,7 +265,8 @@ export function compileRoute (record: RouteRecord, bodyLimit: number, identity: 
     contentTypeParsers: plugin.contentTypeParsers,
     bodyLimit: options.bodyLimit ?? bodyLimit,
     attachValidation: options.attachValidation === true,
-    logLevel: options.logLevel,
+    // '' when neither the route nor a plugin set one, as Fastify reports it in request.routeOptions.logLevel
+    logLevel: options.logLevel ?? plugin.logLevel ?? '',
     validation: record.isNotFound ? null : compileRouteValidation(routeOptions, plugin),
     serializers: record.isNotFound ? null : compileRouteSerializers(routeOptions, plugin),
     replySerializer: plugin.replySerializer,

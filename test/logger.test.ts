@@ -1,5 +1,6 @@
 import { test, describe } from 'node:test'
 import assert from 'node:assert/strict'
+import fp from 'fastify-plugin'
 import { enclave } from './helpers'
 
 /** A pino destination collecting parsed log lines. */
@@ -151,5 +152,146 @@ describe('logger option', () => {
     const res = await app.inject({ url: '/', headers: { 'request-id': 'rid-9' } })
     assert.deepEqual(res.json(), { same: true })
     assert.equal(sink.lines.find((l) => l.msg === 'from reply').reqId, 'rid-9')
+  })
+})
+
+describe('plugin logLevel register option', () => {
+  /** `[level, msg]` of every line, in order. */
+  const levelsAndMessages = (lines: any[]): Array<[number, string]> => lines.map((l) => [l.level, l.msg])
+
+  test('routes of the plugin and its descendants log at its level; a route logLevel wins; other routes keep the logger level', async () => {
+    const sink = logSink()
+    const app: any = enclave({ logger: { stream: sink.stream, level: 'info' } })
+    const logBoth = async (req: any) => {
+      req.log.info(`info ${req.url}`)
+      req.log.warn(`warn ${req.url}`)
+      return { level: req.log.level, routeLevel: req.routeOptions.logLevel }
+    }
+    app.register(async (quiet: any) => {
+      quiet.get('/quiet', logBoth)
+      quiet.get('/own', { logLevel: 'info' }, logBoth)
+      quiet.register(async (nested: any) => { nested.get('/nested', logBoth) })
+      quiet.register(async (louder: any) => { louder.get('/louder', logBoth) }, { logLevel: 'debug' })
+    }, { logLevel: 'warn' })
+    app.get('/root', logBoth)
+
+    const expected: Record<string, { body: unknown, lines: Array<[number, string]> }> = {
+      '/quiet': { body: { level: 'warn', routeLevel: 'warn' }, lines: [[40, 'warn /quiet']] },
+      '/nested': { body: { level: 'warn', routeLevel: 'warn' }, lines: [[40, 'warn /nested']] },
+      '/own': {
+        body: { level: 'info', routeLevel: 'info' },
+        lines: [[30, 'incoming request'], [30, 'info /own'], [40, 'warn /own'], [30, 'request completed']]
+      },
+      '/louder': {
+        body: { level: 'debug', routeLevel: 'debug' },
+        lines: [[30, 'incoming request'], [30, 'info /louder'], [40, 'warn /louder'], [30, 'request completed']]
+      },
+      '/root': {
+        body: { level: 'info', routeLevel: '' },
+        lines: [[30, 'incoming request'], [30, 'info /root'], [40, 'warn /root'], [30, 'request completed']]
+      }
+    }
+    for (const [url, { body, lines }] of Object.entries(expected)) {
+      sink.lines.length = 0
+      const res = await app.inject(url)
+      assert.equal(res.statusCode, 200, url)
+      assert.deepEqual(res.json(), body, url)
+      assert.deepEqual(levelsAndMessages(sink.lines), lines, url)
+    }
+    assert.equal(app.log.level, 'info')
+    await app.close()
+  })
+
+  test('onRoute hooks see the plugin level; the automatic HEAD route gets it too', async () => {
+    const sink = logSink()
+    const app: any = enclave({ logger: { stream: sink.stream, level: 'info' } })
+    const seen: string[] = []
+    app.addHook('onRoute', (route: any) => { seen.push(`${route.method} ${route.url} ${route.logLevel}`) })
+    app.register(async (quiet: any) => {
+      quiet.get('/a', async () => 'a')
+      quiet.get('/b', { logLevel: 'debug' }, async () => 'b')
+    }, { logLevel: 'error' })
+    await app.ready()
+    assert.deepEqual(seen, ['GET /a error', 'HEAD /a error', 'GET /b debug', 'HEAD /b debug'])
+    const head = await app.inject({ method: 'HEAD', url: '/a' })
+    assert.equal(head.statusCode, 200)
+    assert.deepEqual(sink.lines, [])
+    await app.close()
+  })
+
+  test('the not-found and error handlers of the plugin log at its level', async () => {
+    const sink = logSink()
+    const app: any = enclave({ logger: { stream: sink.stream, level: 'info' } })
+    app.register(async (api: any) => {
+      api.get('/fail', async () => { throw new Error('boom') })
+      api.setNotFoundHandler(async (req: any, reply: any) => {
+        req.log.info('not found info')
+        req.log.warn('not found warn')
+        return reply.code(404).send({ missing: req.url, level: req.log.level })
+      })
+    }, { prefix: '/api', logLevel: 'warn' })
+
+    const missing = await app.inject('/api/nothing')
+    assert.equal(missing.statusCode, 404)
+    assert.deepEqual(missing.json(), { missing: '/api/nothing', level: 'warn' })
+    assert.deepEqual(levelsAndMessages(sink.lines), [[40, 'not found warn']])
+
+    sink.lines.length = 0
+    const failed = await app.inject('/api/fail')
+    assert.equal(failed.statusCode, 500)
+    assert.deepEqual(failed.json(), { statusCode: 500, error: 'Internal Server Error', message: 'boom' })
+    assert.deepEqual(levelsAndMessages(sink.lines), [[50, 'boom']])
+
+    // outside the prefix the root's default 404 keeps the logger level
+    sink.lines.length = 0
+    assert.equal((await app.inject('/elsewhere')).statusCode, 404)
+    assert.deepEqual(levelsAndMessages(sink.lines), [[30, 'incoming request'], [30, 'request completed']])
+    await app.close()
+  })
+
+  test('a skip-override plugin has no context of its own: its logLevel option is ignored', async () => {
+    const sink = logSink()
+    const app: any = enclave({ logger: { stream: sink.stream, level: 'info' } })
+    app.register(async (quiet: any) => {
+      quiet.register(fp(async (shared: any) => {
+        shared.get('/shared', async (req: any) => { req.log.info('shared info'); return req.log.level })
+      }), { logLevel: 'debug' })
+    }, { logLevel: 'warn' })
+    app.register(fp(async (top: any) => {
+      top.get('/top', async (req: any) => { req.log.info('top info'); return req.log.level })
+    }), { logLevel: 'error' })
+
+    assert.equal((await app.inject('/shared')).payload, 'warn')
+    assert.equal((await app.inject('/top')).payload, 'info')
+    assert.deepEqual(sink.lines.map((l) => l.msg), ['incoming request', 'top info', 'request completed'])
+    await app.close()
+  })
+
+  test('an unknown level fails ready() instead of every request', async () => {
+    const fromPlugin: any = enclave({ logger: { level: 'info', stream: logSink().stream } })
+    fromPlugin.register(async (p: any) => { p.get('/x', async () => 'x') }, { logLevel: 'loud' })
+    await assert.rejects(fromPlugin.ready(), {
+      code: 'FST_ERR_ROUTE_OPTION_INVALID',
+      message: 'Invalid option "logLevel" for route "GET:/x": unknown log level "loud"'
+    })
+
+    const fromRoute: any = enclave({ logger: { level: 'info', stream: logSink().stream } })
+    fromRoute.get('/y', { logLevel: 'verbose' }, async () => 'y')
+    await assert.rejects(fromRoute.ready(), {
+      code: 'FST_ERR_ROUTE_OPTION_INVALID',
+      message: 'Invalid option "logLevel" for route "GET:/y": unknown log level "verbose"'
+    })
+
+    // pino custom levels and 'silent' are levels too
+    const sink = logSink()
+    const custom: any = enclave({ logger: { level: 'info', stream: sink.stream, customLevels: { audit: 35 } } })
+    custom.register(async (p: any) => {
+      p.get('/audit', async (req: any) => { req.log.info('hidden'); req.log.audit('audited'); return 'ok' })
+      p.get('/silent', { logLevel: 'silent' }, async (req: any) => { req.log.fatal('hidden too'); return 'ok' })
+    }, { logLevel: 'audit' })
+    assert.equal((await custom.inject('/audit')).payload, 'ok')
+    assert.equal((await custom.inject('/silent')).payload, 'ok')
+    assert.deepEqual(levelsAndMessages(sink.lines), [[35, 'audited']])
+    await custom.close()
   })
 })

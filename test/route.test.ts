@@ -1,4 +1,4 @@
-import { test } from 'node:test'
+import { test, describe } from 'node:test'
 import assert from 'node:assert/strict'
 import { enclave } from './helpers'
 
@@ -410,4 +410,213 @@ test('addConstraintStrategy / hasConstraintStrategy: a custom strategy selects t
 test('withTypeProvider() returns the instance itself', () => {
   const app = enclave()
   assert.equal(app.withTypeProvider(), app)
+})
+
+describe('route constraints: version, host, the constraints and versioning options', () => {
+  /** A find-my-way store keyed by exact value, as the Fastify docs' custom strategies use. */
+  const exactStore = () => {
+    const handlers = new Map<unknown, unknown>()
+    return { get: (v: unknown) => handlers.get(v) ?? null, set: (v: unknown, h: unknown) => { handlers.set(v, h) } }
+  }
+  /** Versions from a vendor media type; any other Accept value derives no version. */
+  const mediaTypeVersion = (req: any): string | undefined => /^application\/vnd\.demo\.(v\d+)$/.exec(req.headers.accept ?? '')?.[1]
+  const notFound = (url: string) => ({ message: `Route GET:${url} not found`, error: 'Not Found', statusCode: 404 })
+
+  // first in this block: Fastify warns once per process, so a later app with `versioning` would not warn again
+  test('versioning: a custom strategy routes on the derived version and emits FSTDEP009 once', async () => {
+    const warnings: any[] = []
+    const onWarning = (w: any): void => { warnings.push(w) }
+    process.on('warning', onWarning)
+    try {
+      const app = enclave({ versioning: { storage: exactStore, deriveVersion: mediaTypeVersion } })
+      enclave({ versioning: { storage: exactStore, deriveVersion: mediaTypeVersion } })
+      app.get('/item', { constraints: { version: 'v1' } }, async () => ({ shape: 'old' }))
+      app.get('/item', { constraints: { version: 'v2' } }, async () => ({ shape: 'new' }))
+      app.get('/open', async () => 'open')
+
+      const v1 = await app.inject({ url: '/item', headers: { accept: 'application/vnd.demo.v1' } })
+      assert.equal(v1.statusCode, 200)
+      assert.deepEqual(v1.json(), { shape: 'old' })
+      const v2 = await app.inject({ url: '/item', headers: { accept: 'application/vnd.demo.v2' } })
+      assert.equal(v2.statusCode, 200)
+      assert.deepEqual(v2.json(), { shape: 'new' })
+      // Fastify documents no automatic Vary header: setting it is left to the application
+      assert.equal(v2.headers.vary, undefined)
+      const v3 = await app.inject({ url: '/item', headers: { accept: 'application/vnd.demo.v3' } })
+      assert.equal(v3.statusCode, 404)
+      assert.deepEqual(v3.json(), notFound('/item'))
+      const none = await app.inject({ url: '/item', headers: { accept: 'application/json' } })
+      assert.equal(none.statusCode, 404)
+      assert.deepEqual(none.json(), notFound('/item'))
+
+      // a derived version must match: an unversioned route answers only when no version is derived
+      const openPlain = await app.inject({ url: '/open', headers: { accept: 'application/json' } })
+      assert.equal(openPlain.statusCode, 200)
+      assert.equal(openPlain.payload, 'open')
+      const openVersioned = await app.inject({ url: '/open', headers: { accept: 'application/vnd.demo.v1' } })
+      assert.equal(openVersioned.statusCode, 404)
+      assert.deepEqual(openVersioned.json(), notFound('/open'))
+      await app.close()
+      await new Promise((resolve) => setImmediate(resolve))
+      assert.deepEqual(warnings.filter((w) => w.code === 'FSTDEP009').map((w) => w.name), ['DeprecationWarning'])
+    } finally {
+      process.off('warning', onWarning)
+    }
+  })
+
+  test('versioning: deriveVersion gets the raw request; the version strategy matches before any versioned route exists', async () => {
+    const seen: string[] = []
+    const app = enclave({
+      versioning: {
+        storage: exactStore,
+        deriveVersion: (req: any) => { seen.push(`${req.method} ${req.url}`); return req.headers['x-api'] }
+      }
+    })
+    app.get('/plain', async () => 'plain')
+    assert.equal((await app.inject({ url: '/plain' })).payload, 'plain')
+    const res = await app.inject({ url: '/plain?x=1', headers: { 'x-api': '7' } })
+    assert.equal(res.statusCode, 404)
+    assert.deepEqual(res.json(), notFound('/plain?x=1'))
+    assert.deepEqual(seen, ['GET /plain', 'GET /plain?x=1'])
+    await app.close()
+  })
+
+  test('versioning: invalid shapes and a second version strategy throw FST_ERR_INIT_OPTS_INVALID; a non-string version is rejected', () => {
+    assert.throws(() => enclave({ versioning: { storage: exactStore } }), {
+      code: 'FST_ERR_INIT_OPTS_INVALID',
+      message: 'Invalid initialization options: \'"versioning" must be an object { storage(), deriveVersion() }\''
+    })
+    assert.throws(() => enclave({ versioning: 'header' }), { code: 'FST_ERR_INIT_OPTS_INVALID' })
+    const ownVersion = { name: 'version', storage: exactStore, deriveConstraint: () => undefined }
+    assert.throws(() => enclave({ versioning: { storage: exactStore, deriveVersion: mediaTypeVersion }, constraints: { version: ownVersion } }), {
+      code: 'FST_ERR_INIT_OPTS_INVALID',
+      message: 'Invalid initialization options: \'"versioning" and a "version" strategy in "constraints" cannot both be set\''
+    })
+    const app = enclave({ versioning: { storage: exactStore, deriveVersion: mediaTypeVersion } })
+    assert.throws(() => app.get('/', { constraints: { version: 2 } }, async () => 'x'), {
+      code: 'FST_ERR_ROUTE_OPTION_INVALID',
+      message: 'Invalid option "constraints" for route "GET:/": Version constraint should be a string'
+    })
+  })
+
+  test('version: Accept-Version picks the highest compatible version and is preferred to an unversioned route', async () => {
+    const app = enclave()
+    app.get('/v', { constraints: { version: '1.2.0' } }, async () => '1.2.0')
+    app.get('/v', { constraints: { version: '1.3.1' } }, async () => '1.3.1')
+    app.get('/v', { constraints: { version: '2.0.0' } }, async () => '2.0.0')
+    app.get('/v', async () => 'unversioned')
+    app.get('/only', { constraints: { version: '1.0.0' } }, async () => 'only')
+    assert.throws(() => app.get('/bad', { constraints: { version: 1 } }, async () => 'x'), {
+      code: 'FST_ERR_ROUTE_OPTION_INVALID',
+      message: 'Invalid option "constraints" for route "GET:/bad": Version should be a string'
+    })
+    const cases: Array<[string | undefined, number, string]> = [
+      ['1.x', 200, '1.3.1'],
+      ['1.2.x', 200, '1.2.0'],
+      ['1.3.1', 200, '1.3.1'],
+      ['2.x', 200, '2.0.0'],
+      ['*', 200, '2.0.0'],
+      [undefined, 200, 'unversioned']
+    ]
+    for (const [version, status, payload] of cases) {
+      const res = await app.inject({ url: '/v', headers: version === undefined ? {} : { 'accept-version': version } })
+      assert.equal(res.statusCode, status, String(version))
+      assert.equal(res.payload, payload, String(version))
+      assert.equal(res.headers.vary, undefined)
+    }
+    const unknown = await app.inject({ url: '/v', headers: { 'accept-version': '3.x' } })
+    assert.equal(unknown.statusCode, 404)
+    assert.deepEqual(unknown.json(), notFound('/v'))
+    // a versioned-only route needs the header
+    const missing = await app.inject({ url: '/only' })
+    assert.equal(missing.statusCode, 404)
+    assert.deepEqual(missing.json(), notFound('/only'))
+    await app.close()
+  })
+
+  test('host: exact and RegExp host constraints select the route; other hosts get 404', async () => {
+    const app = enclave()
+    app.get('/', { constraints: { host: 'auth.example.test' } }, async () => 'auth')
+    app.get('/', { constraints: { host: /^[a-z]+\.shop\.example\.test$/ } }, async (req: any) => ({ shop: req.headers.host }))
+    const auth = await app.inject({ url: '/', headers: { host: 'auth.example.test' } })
+    assert.equal(auth.statusCode, 200)
+    assert.equal(auth.payload, 'auth')
+    const shop = await app.inject({ url: '/', headers: { host: 'books.shop.example.test' } })
+    assert.equal(shop.statusCode, 200)
+    assert.deepEqual(shop.json(), { shop: 'books.shop.example.test' })
+    const other = await app.inject({ url: '/', headers: { host: 'example.test' } })
+    assert.equal(other.statusCode, 404)
+    assert.deepEqual(other.json(), notFound('/'))
+    assert.equal(app.hasRoute({ method: 'GET', url: '/', constraints: { host: 'auth.example.test' } }), true)
+    assert.equal(app.hasRoute({ method: 'GET', url: '/', constraints: { host: 'nope.test' } }), false)
+    await app.close()
+  })
+
+  test('constraints option: custom strategies, with and without mustMatchWhenDerived', async () => {
+    const app = enclave({
+      constraints: {
+        tenant: { name: 'tenant', storage: exactStore, deriveConstraint: (req: any) => req.headers['x-tenant'], mustMatchWhenDerived: true },
+        region: { name: 'region', storage: exactStore, deriveConstraint: (req: any) => req.headers['x-region'] }
+      }
+    })
+    assert.equal(app.hasConstraintStrategy('tenant'), true)
+    assert.equal(app.hasConstraintStrategy('region'), true)
+    app.get('/t', { constraints: { tenant: 'acme' } }, async () => 'acme')
+    app.get('/t', async () => 'anyone')
+    app.get('/r', { constraints: { region: 'eu' } }, async () => 'eu')
+    app.get('/r', async () => 'global')
+    const results: Array<[string, Record<string, string>, number, string]> = [
+      ['/t', { 'x-tenant': 'acme' }, 200, 'acme'],
+      ['/t', {}, 200, 'anyone'],
+      ['/r', { 'x-region': 'eu' }, 200, 'eu'],
+      ['/r', {}, 200, 'global'],
+      // without mustMatchWhenDerived an unconstrained route takes the values no route declares
+      ['/r', { 'x-region': 'us' }, 200, 'global']
+    ]
+    for (const [url, headers, status, payload] of results) {
+      const res = await app.inject({ url, headers })
+      assert.equal(res.statusCode, status, `${url} ${JSON.stringify(headers)}`)
+      assert.equal(res.payload, payload, `${url} ${JSON.stringify(headers)}`)
+    }
+    const otherTenant = await app.inject({ url: '/t', headers: { 'x-tenant': 'globex' } })
+    assert.equal(otherTenant.statusCode, 404)
+    assert.deepEqual(otherTenant.json(), notFound('/t'))
+    await app.close()
+  })
+
+  test('constraints option: a mustMatchWhenDerived strategy applies before any route declares it', async () => {
+    const app = enclave({
+      constraints: { tenant: { name: 'tenant', storage: exactStore, deriveConstraint: (req: any) => req.headers['x-tenant'], mustMatchWhenDerived: true } }
+    })
+    app.get('/', async () => 'plain')
+    assert.equal((await app.inject('/')).payload, 'plain')
+    const derived = await app.inject({ url: '/', headers: { 'x-tenant': 'acme' } })
+    assert.equal(derived.statusCode, 404)
+    assert.deepEqual(derived.json(), notFound('/'))
+    await app.close()
+  })
+
+  test('constraints option: a strategy named version replaces the built-in Accept-Version one', async () => {
+    const app = enclave({
+      constraints: { version: { name: 'version', storage: exactStore, deriveConstraint: (req: any) => req.headers['x-api-version'], mustMatchWhenDerived: true } }
+    })
+    app.get('/', { constraints: { version: 'beta' } }, async () => 'beta')
+    app.get('/', async () => 'stable')
+    assert.equal((await app.inject({ url: '/', headers: { 'x-api-version': 'beta' } })).payload, 'beta')
+    assert.equal((await app.inject({ url: '/', headers: { 'accept-version': 'beta' } })).payload, 'stable')
+    await app.close()
+  })
+
+  test('constraints option: an incomplete strategy or an unknown route constraint throws', () => {
+    assert.throws(() => enclave({ constraints: { tenant: { storage: exactStore, deriveConstraint: () => 'x' } } }), {
+      code: 'FST_ERR_INIT_OPTS_INVALID',
+      message: 'Invalid initialization options: \'"constraints.tenant" must be a constraint strategy { name, storage(), deriveConstraint() }, got a value of type object\''
+    })
+    assert.throws(() => enclave({ constraints: { tenant: null } }), { code: 'FST_ERR_INIT_OPTS_INVALID' })
+    const app = enclave()
+    assert.throws(() => app.get('/', { constraints: { tenant: 'acme' } }, async () => 'x'), {
+      code: 'FST_ERR_ROUTE_OPTION_INVALID',
+      message: 'Invalid option "constraints" for route "GET:/": No strategy registered for constraint key tenant'
+    })
+  })
 })

@@ -83,8 +83,12 @@ export interface EnclaveOptions {
   schemaController?: SchemaControllerOptions
   schemaErrorFormatter?: SchemaErrorFormatter
   childLoggerFactory?: ChildLoggerFactory
-  /** @deprecated Use `constraints: { version }`. */
-  versioning?: { storage(): unknown, deriveVersion(request: RawRequestDefault, ctx?: unknown): string }
+  /**
+   * A custom strategy for the `version` route constraint: `deriveVersion` returns the request's version, or
+   * `undefined` for a request that asks for none (only those reach unversioned routes).
+   * @deprecated Use `constraints: { version }` (Fastify's FSTDEP009).
+   */
+  versioning?: { storage(): unknown, deriveVersion(request: RawRequestDefault, ctx?: unknown): string | undefined }
 }
 
 /** The options of `listen()`: Node's `server.listen` options plus a log text resolver. */

@@ -36,6 +36,13 @@ export function factory (): void {
   enclave().withTypeProvider<{ fastifyTypeProvider: true }>().get('/typed', { schema: { querystring: { q: { type: 'string' } } } }, async (request) => {
     typeOf(request.query).is<{ q?: string }>()
   })
+  const store = (): { get: (v: string) => unknown, set: (v: string, h: unknown) => void } => ({ get: () => null, set: () => {} })
+  enclave({
+    constraints: { tenant: { name: 'tenant', storage: store, deriveConstraint: (req) => req.headers['x-tenant'] as string | undefined } },
+    versioning: { storage: store, deriveVersion: (req) => req.headers['x-api-version'] as string | undefined }
+  })
+  // @ts-expect-error deriveVersion is required
+  enclave({ versioning: { storage: store } })
   const options: FastifyServerOptions = { caseSensitive: false }
   const sameOptions: EnclaveOptions = options
   void sameOptions
