@@ -110,6 +110,7 @@ export const codes = {
   FST_ERR_NOT_FOUND: createError('FST_ERR_NOT_FOUND', 'Not Found', 404),
   FST_ERR_DUPLICATED_ROUTE: createError('FST_ERR_DUPLICATED_ROUTE', "Method '%s' already declared for route '%s'"),
   FST_ERR_BAD_URL: createError('FST_ERR_BAD_URL', "'%s' is not a valid url component", 400),
+  FST_ERR_ASYNC_CONSTRAINT: createError('FST_ERR_ASYNC_CONSTRAINT', 'Unexpected error from async constraint', 500),
   FST_ERR_INVALID_URL: createError('FST_ERR_INVALID_URL', "URL must be a string. Received '%s'", 400, TypeError),
   FST_ERR_ROUTE_OPTIONS_NOT_OBJ: createError('FST_ERR_ROUTE_OPTIONS_NOT_OBJ', 'Options for "%s:%s" route must be an object', 500, TypeError),
   FST_ERR_ROUTE_DUPLICATED_HANDLER: createError('FST_ERR_ROUTE_DUPLICATED_HANDLER', 'Duplicate handler for "%s:%s" route is not allowed!', 500),

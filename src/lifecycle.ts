@@ -29,20 +29,59 @@ export function createRequestHandler (app: any): (req: any, res: any) => void {
       req.originalUrl = req.url
       req.url = rewriteUrl.call(app.root, req)
     }
-    const found = app.hasConstraints
-      ? router.find(req.method, req.url, router.constrainer.deriveConstraints(req))
-      : router.find(req.method, req.url)
-    if (found !== null && found.store !== null) {
-      startRequest(app, found.store.context, req, res, found.params, found.searchParams)
+    if (!app.hasConstraints) {
+      dispatch(app, req, res, router.find(req.method, req.url))
       return
     }
-    const { record, query } = findNotFound(app, req.method, req.url)
-    if (found !== null) {
-      // find-my-way's onBadUrl answered: the URL has an invalid percent-encoding
-      createReply(app, record.context!, req, res, {}, query).send(new codes.FST_ERR_BAD_URL(req.url))
+    const constrainer = router.constrainer
+    if (constrainer.asyncStrategiesInUse.size === 0) {
+      dispatch(app, req, res, router.find(req.method, req.url, constrainer.deriveConstraints(req)))
       return
     }
-    startRequest(app, record.context!, req, res, {}, query)
+    // an asynchronous strategy (deriveConstraint(req, ctx, done)): route once every value is known
+    constrainer.deriveConstraints(req, undefined, (err: unknown, constraints: unknown) => {
+      if (err !== null && err !== undefined) {
+        const asyncError = new codes.FST_ERR_ASYNC_CONSTRAINT()
+        ;(asyncError as any).cause = err
+        frameworkError(app, req, res, asyncError)
+        return
+      }
+      dispatch(app, req, res, router.find(req.method, req.url, constraints))
+    })
+  }
+}
+
+/** Starts the found route, or the not-found handler of the URL's context. */
+function dispatch (app: any, req: any, res: any, found: any): void {
+  if (found !== null && found.store !== null) {
+    startRequest(app, found.store.context, req, res, found.params, found.searchParams)
+    return
+  }
+  if (found !== null) {
+    // find-my-way's onBadUrl answered: the URL has an invalid percent-encoding
+    frameworkError(app, req, res, new codes.FST_ERR_BAD_URL(req.url))
+    return
+  }
+  const { record, query } = findNotFound(app, req.method, req.url)
+  startRequest(app, record.context!, req, res, {}, query)
+}
+
+/**
+ * An error found before any route was chosen (a bad URL, a failing asynchronous constraint): answered by the
+ * `frameworkErrors` option when given, else sent like any error, in the not-found context of the URL.
+ */
+function frameworkError (app: any, req: any, res: any, err: Error): void {
+  const { record, query } = findNotFound(app, req.method, req.url)
+  const reply = createReply(app, record.context!, req, res, {}, query)
+  const handler = app.options.frameworkErrors
+  if (handler === undefined) {
+    reply.send(err)
+    return
+  }
+  try {
+    handler(err, reply.request, reply)
+  } catch (thrown) {
+    reply.send(toError(thrown))
   }
 }
 

@@ -620,3 +620,85 @@ describe('route constraints: version, host, the constraints and versioning optio
     })
   })
 })
+
+describe('asynchronous constraint strategies and the frameworkErrors option', () => {
+  /** A strategy whose value comes from a (simulated) lookup that answers later, as a database would. */
+  function tenantStrategy (lookup: (key: string | undefined) => Promise<string | undefined>): Record<string, unknown> {
+    return {
+      name: 'tenant',
+      mustMatchWhenDerived: true,
+      storage () {
+        const stores = new Map<string, unknown>()
+        return { get: (value: string) => stores.get(value) ?? null, set: (value: string, store: unknown) => stores.set(value, store) }
+      },
+      deriveConstraint (req: any, _ctx: unknown, done: (err: Error | null, value?: string) => void) {
+        lookup(req.headers['x-api-key']).then((tenant) => done(null, tenant), (err) => done(err))
+      },
+      validate () {}
+    }
+  }
+  const tenants: Record<string, string> = { k1: 'acme', k2: 'globex' }
+  const lookup = async (key: string | undefined): Promise<string | undefined> => {
+    await new Promise((resolve) => setTimeout(resolve, 1))
+    if (key === 'broken') throw new Error('database down')
+    return key === undefined ? undefined : tenants[key]
+  }
+
+  test('a route constrained by an asynchronous strategy is chosen once the value is derived', async () => {
+    const app = enclave({ constraints: { tenant: tenantStrategy(lookup) } })
+    app.get('/data', { constraints: { tenant: 'acme' } }, async () => ({ tenant: 'acme' }))
+    app.get('/data', { constraints: { tenant: 'globex' } }, async () => ({ tenant: 'globex' }))
+    app.get('/data', async () => ({ tenant: null }))
+    const answers = await Promise.all(['k1', 'k2', undefined].map((key) =>
+      app.inject({ url: '/data', headers: key === undefined ? {} : { 'x-api-key': key } })))
+    assert.deepEqual(answers.map((res: any) => [res.statusCode, res.json()]), [
+      [200, { tenant: 'acme' }], [200, { tenant: 'globex' }], [200, { tenant: null }]
+    ])
+  })
+
+  test('a failing asynchronous strategy answers FST_ERR_ASYNC_CONSTRAINT (500), or what frameworkErrors sends', async () => {
+    const plain = enclave({ constraints: { tenant: tenantStrategy(lookup) } })
+    plain.get('/data', { constraints: { tenant: 'acme' } }, async () => ({ tenant: 'acme' }))
+    let res = await plain.inject({ url: '/data', headers: { 'x-api-key': 'broken' } })
+    assert.deepEqual([res.statusCode, res.json()], [500, {
+      statusCode: 500, code: 'FST_ERR_ASYNC_CONSTRAINT', error: 'Internal Server Error', message: 'Unexpected error from async constraint'
+    }])
+
+    const seen: string[] = []
+    const custom = enclave({
+      constraints: { tenant: tenantStrategy(lookup) },
+      frameworkErrors (err: any, request: any, reply: any) {
+        seen.push(`${err.code} ${request.url} ${err.cause?.message}`)
+        reply.code(400).send({ message: 'unknown tenant' })
+      }
+    })
+    custom.get('/data', { constraints: { tenant: 'acme' } }, async () => ({ tenant: 'acme' }))
+    res = await custom.inject({ url: '/data', headers: { 'x-api-key': 'broken' } })
+    assert.deepEqual([res.statusCode, res.json()], [400, { message: 'unknown tenant' }])
+    assert.deepEqual(seen, ['FST_ERR_ASYNC_CONSTRAINT /data database down'])
+  })
+
+  test('frameworkErrors answers a URL with an invalid percent-encoding; without it the answer is FST_ERR_BAD_URL', async () => {
+    const plain = enclave()
+    plain.get('/:id', async () => 'ok')
+    let res = await plain.inject({ url: '/%zz' })
+    assert.deepEqual([res.statusCode, res.json()], [400, {
+      statusCode: 400, code: 'FST_ERR_BAD_URL', error: 'Bad Request', message: "'/%zz' is not a valid url component"
+    }])
+
+    const custom = enclave({
+      frameworkErrors (err: any, _request: any, reply: any) {
+        if (err.code === 'FST_ERR_BAD_URL') reply.code(400).type('text/plain').send('Provided url is not valid')
+        else reply.send(err)
+      }
+    })
+    custom.get('/:id', async () => 'ok')
+    res = await custom.inject({ url: '/%zz' })
+    assert.deepEqual([res.statusCode, res.headers['content-type'], res.body], [400, 'text/plain', 'Provided url is not valid'])
+
+    const throwing = enclave({ frameworkErrors () { throw new Error('handler bug') } })
+    throwing.get('/:id', async () => 'ok')
+    res = await throwing.inject({ url: '/%zz' })
+    assert.deepEqual([res.statusCode, res.json().message], [500, 'handler bug'])
+  })
+})
