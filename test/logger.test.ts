@@ -245,8 +245,23 @@ describe('plugin logLevel register option', () => {
     // outside the prefix the root's default 404 keeps the logger level
     sink.lines.length = 0
     assert.equal((await app.inject('/elsewhere')).statusCode, 404)
-    assert.deepEqual(levelsAndMessages(sink.lines), [[30, 'incoming request'], [30, 'request completed']])
+    assert.deepEqual(levelsAndMessages(sink.lines), [[30, 'incoming request'], [30, 'Route GET:/elsewhere not found'], [30, 'request completed']])
     await app.close()
+  })
+
+  test('the default 404 handler logs the miss at info with the request id, unless request logging is off', async () => {
+    const sink = logSink()
+    const app: any = enclave({ logger: { stream: sink.stream, level: 'info' } })
+    const res = await app.inject({ method: 'DELETE', url: '/missing?x=1' })
+    assert.equal(res.statusCode, 404)
+    assert.deepEqual(res.json(), { message: 'Route DELETE:/missing?x=1 not found', error: 'Not Found', statusCode: 404 })
+    const miss = sink.lines.find((line) => line.msg === 'Route DELETE:/missing?x=1 not found')
+    assert.deepEqual([miss?.level, miss?.reqId], [30, 'req-1'])
+
+    const quietSink = logSink()
+    const quiet: any = enclave({ logger: { stream: quietSink.stream, level: 'info' }, disableRequestLogging: true })
+    assert.equal((await quiet.inject('/missing')).statusCode, 404)
+    assert.deepEqual(quietSink.lines, [])
   })
 
   test('a skip-override plugin has no context of its own: its logLevel option is ignored', async () => {
