@@ -51,6 +51,8 @@ export class PluginContext {
   registeredPlugins: string[]
   /** The `logLevel` register option of this context or its nearest ancestor: the default of its routes. */
   logLevel: string | undefined
+  /** The `logSerializers` register options of this context and its ancestors, merged (nearest wins). */
+  logSerializers: Record<string, AnyFn> | undefined
   /** Child contexts created so far: a hook added here later must reach them too. */
   readonly children: PluginContext[] = []
 
@@ -58,7 +60,7 @@ export class PluginContext {
     instance: any, prefix: string, pluginName: string, hooks: HookLists, schema: SchemaContext,
     contentTypeParsers: ContentTypeParserRegistry, errorHandler: ErrorHandlerLink, replySerializer: AnyFn | null,
     Request: any, Reply: any, requestProps: Array<[string | symbol, unknown]>, replyProps: Array<[string | symbol, unknown]>,
-    registeredPlugins: string[], logLevel?: string
+    registeredPlugins: string[], logLevel?: string, logSerializers?: Record<string, AnyFn>
   }) {
     this.parent = parent
     this.instance = init.instance
@@ -75,6 +77,7 @@ export class PluginContext {
     this.replyProps = init.replyProps
     this.registeredPlugins = init.registeredPlugins
     this.logLevel = init.logLevel
+    this.logSerializers = init.logSerializers
   }
 }
 
@@ -92,6 +95,7 @@ export interface RouteOptions {
   attachValidation?: boolean
   bodyLimit?: number
   logLevel?: string
+  logSerializers?: Record<string, AnyFn>
   errorHandler?: AnyFn
   validatorCompiler?: AnyFn
   serializerCompiler?: AnyFn

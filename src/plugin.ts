@@ -8,7 +8,7 @@ import avvio from 'avvio'
 import semver from 'semver'
 import { codes } from './errors'
 import { kContext, kApp } from './symbols'
-import { PluginContext, lifecycleHooks, applicationHooks, type HookLists } from './context'
+import { PluginContext, lifecycleHooks, applicationHooks, type HookLists, type AnyFn } from './context'
 import { subclassRequest } from './request'
 import { subclassReply } from './reply'
 import { hasObjectDecorator } from './decorate'
@@ -113,11 +113,19 @@ function override (parent: any, fn: any, opts: any): any {
     replyProps: [],
     registeredPlugins: parentContext.registeredPlugins.slice(),
     // as in Fastify, a skip-override plugin (returned above) cannot set a level: it has no context of its own
-    logLevel: opts?.logLevel ?? parentContext.logLevel
+    logLevel: opts?.logLevel ?? parentContext.logLevel,
+    logSerializers: mergeLogSerializers(parentContext.logSerializers, opts?.logSerializers)
   })
   parentContext.children.push(instance[kContext])
   for (const hook of parentContext.hooks.onRegister) hook.call(parent, instance, opts)
   return instance
+}
+
+/** The parent's serializers overlaid by the plugin's; a value that is not an object is kept as given for routes to reject. */
+function mergeLogSerializers (inherited: Record<string, AnyFn> | undefined, own: unknown): Record<string, AnyFn> | undefined {
+  if (own === undefined) return inherited
+  if (typeof own !== 'object' || own === null || Array.isArray(own)) return own as any
+  return { ...inherited, ...own }
 }
 
 /**

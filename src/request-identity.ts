@@ -87,6 +87,7 @@ export function resolveRequestLogger (route: RouteOptions, plugin: PluginContext
   const label = options.requestIdLogLabel
   const level = route.logLevel ?? plugin.logLevel
   checkLevel(logger, level, route)
+  const serializers = logSerializers(route, plugin)
   if (route.childLoggerFactory !== undefined && typeof route.childLoggerFactory !== 'function') {
     // route() does not check this option; failing ready() beats failing every request of the route
     throw new codes.FST_ERR_ROUTE_OPTION_INVALID('childLoggerFactory', String(route.method), route.url, 'must be a function')
@@ -94,11 +95,37 @@ export function resolveRequestLogger (route: RouteOptions, plugin: PluginContext
   const factory = (route.childLoggerFactory as ChildLoggerFactory | undefined) ?? inherited(plugin, 'childLoggerFactory') ??
     options.childLoggerFactory
   if (factory === undefined) {
-    const childOptions = level ? { level } : undefined
+    const childOptions = childLoggerOptions(level, serializers)
     return (id) => logger.child({ [label]: id }, childOptions)
   }
   // fresh objects per request: a factory may add to them (Fastify's example adds bindings)
-  return (id, req) => factory.call(instance, logger, { [label]: id }, level ? { level } : {}, req)
+  return (id, req) => factory.call(instance, logger, { [label]: id }, childLoggerOptions(level, serializers) ?? {}, req)
+}
+
+function childLoggerOptions (level: string | undefined, serializers: Record<string, AnyFn> | undefined): Record<string, unknown> | undefined {
+  if (!level && serializers === undefined) return undefined
+  const childOptions: Record<string, unknown> = {}
+  if (level) childOptions.level = level
+  if (serializers !== undefined) childOptions.serializers = serializers
+  return childOptions
+}
+
+/** The plugin's `logSerializers` (merged down the context chain) overlaid by the route's; each must be a function. */
+function logSerializers (route: RouteOptions, plugin: PluginContext): Record<string, AnyFn> | undefined {
+  const own: unknown = route.logSerializers
+  for (const given of [own, plugin.logSerializers]) {
+    if (given !== undefined && (typeof given !== 'object' || given === null || Array.isArray(given))) {
+      throw new codes.FST_ERR_ROUTE_OPTION_INVALID('logSerializers', String(route.method), route.url, 'must be an object of functions')
+    }
+  }
+  const merged = own === undefined ? plugin.logSerializers : { ...plugin.logSerializers, ...(own as Record<string, AnyFn>) }
+  if (merged === undefined) return undefined
+  for (const [key, serializer] of Object.entries(merged)) {
+    if (typeof serializer !== 'function') {
+      throw new codes.FST_ERR_ROUTE_OPTION_INVALID('logSerializers', String(route.method), route.url, `serializer "${key}" must be a function`)
+    }
+  }
+  return merged
 }
 
 /** pino throws on an unknown level when the child logger is made: fail `ready()` rather than every request. */

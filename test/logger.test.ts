@@ -309,4 +309,90 @@ describe('plugin logLevel register option', () => {
     assert.deepEqual(levelsAndMessages(sink.lines), [[35, 'audited']])
     await custom.close()
   })
+
+  describe('logSerializers', () => {
+    /** The lines a handler logged itself (without the request lines), minus time/pid/hostname. */
+    const own = (lines: any[]): any[] => lines
+      .filter((l) => l.msg !== 'incoming request' && l.msg !== 'request completed')
+      .map((line) => { const { time: _time, pid: _pid, hostname: _hostname, ...rest } = line; return rest })
+
+    test('register and route options merge down the context chain; siblings and the root are unaffected', async () => {
+      const sink = logSink()
+      const app: any = enclave({ logger: { stream: sink.stream, level: 'info' } })
+      const logBoth = (msg: string) => async (req: any) => { req.log.info({ user: 'u', key: 'k' }, msg); return 'ok' }
+      app.register(async (parent: any) => {
+        parent.get('/a', logBoth('a'))
+        parent.get('/b', { logSerializers: { key: (v: string) => `route ${v}` } }, logBoth('b'))
+        parent.register(async (child: any) => {
+          child.get('/c', logBoth('c'))
+        }, { logSerializers: { user: (v: string) => `child ${v}` } })
+      }, { logSerializers: { user: (v: string) => `parent ${v}` } })
+      app.register(async (sibling: any) => { sibling.get('/s', logBoth('s')) })
+      app.get('/root', logBoth('root'))
+
+      for (const url of ['/a', '/b', '/c', '/s', '/root']) assert.equal((await app.inject(url)).statusCode, 200)
+      assert.deepEqual(own(sink.lines), [
+        { level: 30, reqId: 'req-1', user: 'parent u', key: 'k', msg: 'a' },
+        { level: 30, reqId: 'req-2', user: 'parent u', key: 'route k', msg: 'b' },
+        { level: 30, reqId: 'req-3', user: 'child u', key: 'k', msg: 'c' },
+        { level: 30, reqId: 'req-4', user: 'u', key: 'k', msg: 's' },
+        { level: 30, reqId: 'req-5', user: 'u', key: 'k', msg: 'root' }
+      ])
+      await app.close()
+    })
+
+    test('req and res serializers shape the request lines; the error and not-found handlers of the plugin use them', async () => {
+      const sink = logSink()
+      const app: any = enclave({ logger: { stream: sink.stream, level: 'info' } })
+      app.register(async (api: any) => {
+        api.get('/short', { logSerializers: { req: (req: any) => ({ m: req.method }), res: (res: any) => ({ s: res.statusCode }) } }, async () => 'ok')
+        api.get('/fail', async () => { throw new Error('boom') })
+        api.setErrorHandler(async (_err: Error, req: any) => { req.log.info({ user: 'u' }, 'handled'); return 'handled' })
+        api.setNotFoundHandler(async (req: any, reply: any) => { req.log.info({ user: 'u' }, 'missing'); return reply.code(404).send('missing') })
+      }, { prefix: '/api', logSerializers: { user: (v: string) => `api ${v}` } })
+
+      await app.inject('/api/short')
+      assert.deepEqual(sink.lines.map(({ req, res, msg }) => ({ req, res, msg })), [
+        { req: { m: 'GET' }, res: undefined, msg: 'incoming request' },
+        { req: undefined, res: { s: 200 }, msg: 'request completed' }
+      ])
+      sink.lines.length = 0
+      assert.equal((await app.inject('/api/fail')).payload, 'handled')
+      assert.equal((await app.inject('/api/nothing')).payload, 'missing')
+      assert.deepEqual(own(sink.lines), [
+        { level: 30, reqId: 'req-2', user: 'api u', msg: 'handled' },
+        { level: 30, reqId: 'req-3', user: 'api u', msg: 'missing' }
+      ])
+      await app.close()
+    })
+
+    test('a childLoggerFactory receives them in its options', async () => {
+      const seen: any[] = []
+      const app: any = enclave({
+        logger: { stream: logSink().stream },
+        childLoggerFactory (logger: any, bindings: any, opts: any) {
+          seen.push(Object.keys(opts.serializers ?? {}))
+          return logger.child(bindings, opts)
+        }
+      })
+      app.register(async (p: any) => { p.get('/', async () => 'ok') }, { logSerializers: { user: String } })
+      await app.inject('/')
+      assert.deepEqual(seen, [['user']])
+    })
+
+    test('a serializer that is not a function fails ready()', async () => {
+      const fromRoute: any = enclave({ logger: { stream: logSink().stream } })
+      fromRoute.get('/x', { logSerializers: { user: 'upper' } }, async () => 'x')
+      await assert.rejects(fromRoute.ready(), {
+        code: 'FST_ERR_ROUTE_OPTION_INVALID',
+        message: 'Invalid option "logSerializers" for route "GET:/x": serializer "user" must be a function'
+      })
+      const fromPlugin: any = enclave({ logger: { stream: logSink().stream } })
+      fromPlugin.register(async (p: any) => { p.get('/y', async () => 'y') }, { logSerializers: 'upper' })
+      await assert.rejects(fromPlugin.ready(), {
+        code: 'FST_ERR_ROUTE_OPTION_INVALID',
+        message: 'Invalid option "logSerializers" for route "GET:/y": must be an object of functions'
+      })
+    })
+  })
 })
