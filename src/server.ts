@@ -40,6 +40,7 @@ export function createServer (options: NormalizedOptions, handler: (req: any, re
   } else if (options.http2) {
     server = options.https ? http2.createSecureServer(options.https as any, handler) : http2.createServer(handler)
     server.setTimeout(options.http2SessionTimeout)
+    trackSessions(server)
   } else {
     const serverOptions: Record<string, number> = { requestTimeout: options.requestTimeout, keepAliveTimeout: options.keepAliveTimeout }
     // Node checks request timeouts only every connectionsCheckingInterval (30 s by default): tighten it so a
@@ -140,17 +141,31 @@ export const serverInstanceMethods = {
   }
 }
 
+/** HTTP/2 sessions open on each server: `close()` must end them, as an HTTP/2 server waits for every session. */
+const openSessions = new WeakMap<object, Set<http2.Http2Session>>()
+
+function trackSessions (server: http2.Http2Server | http2.Http2SecureServer): void {
+  const sessions = new Set<http2.Http2Session>()
+  openSessions.set(server, sessions)
+  server.on('session', (session) => {
+    sessions.add(session)
+    session.once('close', () => sessions.delete(session))
+  })
+}
+
 /** Closes the listening server at `close()`: stops accepting, waits for in-flight requests, drops idle sockets. */
 export function closeServer (app: any, done: (err?: Error) => void): void {
   if (!app.listening) {
     done()
     return
   }
+  const sessions = openSessions.get(app.server)
   // In-flight requests may finish, but not forever: past closeTimeout the remaining connections are cut.
   const deadline = app.options.closeTimeout > 0
     ? setTimeout(() => {
       app.logger.warn(`closeTimeout (${app.options.closeTimeout} ms) reached: closing the remaining connections`)
       if (typeof app.server.closeAllConnections === 'function') app.server.closeAllConnections()
+      if (sessions !== undefined) for (const session of sessions) session.destroy()
     }, app.options.closeTimeout)
     : null
   app.server.close((err: any) => {
@@ -160,4 +175,11 @@ export function closeServer (app: any, done: (err?: Error) => void): void {
   const force = app.options.forceCloseConnections
   if (force === true && typeof app.server.closeAllConnections === 'function') app.server.closeAllConnections()
   else if (force === 'idle' && typeof app.server.closeIdleConnections === 'function') app.server.closeIdleConnections()
+  // HTTP/2: GOAWAY to every session, so streams in flight finish and no new ones start; sessions then close
+  if (sessions !== undefined) {
+    for (const session of sessions) {
+      if (force === true) session.destroy()
+      else session.close()
+    }
+  }
 }
