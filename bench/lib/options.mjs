@@ -6,8 +6,8 @@
 const DEFAULTS = {
   scenarios: 'a,b,c,d,e,f',
   servers: 'enclave,fastify,node',
-  rounds: 5,
-  duration: 5,
+  rounds: 7,
+  duration: 4,
   warmup: 2,
   connections: 100,
   pipelining: 10,
@@ -15,7 +15,7 @@ const DEFAULTS = {
   routes: 1000,
   noiseLimit: 0.25,
   maxRetries: 2,
-  timeBudget: 780,
+  timeBudget: 1080,
   docs: 'auto',
   out: ''
 }
@@ -27,8 +27,8 @@ export const USAGE = `Usage: node bench/run.mjs [options]   (or: npm run bench -
   --quick              ~2 min smoke run (rounds 2, duration 2 s, warm-up 1 s, 2 start-up runs)
   --scenarios a,b,..   scenarios to run (a–f; default all)
   --servers x,y        servers among enclave,fastify,node (default all)
-  --rounds N           alternation rounds per scenario (default 5)
-  --duration S         seconds per measured slice (default 5)
+  --rounds N           alternation rounds per scenario (default 7)
+  --duration S         seconds per measured slice (default 4)
   --warmup S           seconds of warm-up of each fresh server process before its slice (default 2)
   --connections N      autocannon connections (default 100)
   --pipelining N       autocannon pipelining (default 10)
@@ -36,7 +36,7 @@ export const USAGE = `Usage: node bench/run.mjs [options]   (or: npm run bench -
   --routes N           routes for scenario f (default 1000)
   --noise-limit C      re-measure a slice when other processes used more than C cores (default 0.25)
   --max-retries N      re-measurements per slice (default 2)
-  --time-budget S      re-measure only while the rest of the plan still fits in S seconds (default 780)
+  --time-budget S      re-measure only while the rest of the plan still fits in S seconds (default 1080)
   --docs / --no-docs   write docs/performance.md (default: only for a full, non-quick run)
   --out FILE           JSON output (default bench/results/latest.json, or quick.json for partial runs)
 Environment: BENCH_QUICK=1, BENCH_SCENARIOS, BENCH_SERVERS, BENCH_ROUNDS, BENCH_DURATION, BENCH_WARMUP, …`

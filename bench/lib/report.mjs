@@ -205,7 +205,7 @@ ${renderChecks(results.checks)}
 
 \`\`\`sh
 npm install
-npm run bench                                  # full suite, ~10 min, updates this page and bench/results/latest.json
+npm run bench                                  # full suite, ~15 min, updates this page and bench/results/latest.json
 npm run bench -- --quick                       # ~2 min smoke run (bench/results/quick.json)
 npm run bench -- --scenarios a,c --rounds 3    # a subset
 node bench/profile.mjs enclave a               # CPU profile of one server under one scenario
