@@ -53,10 +53,34 @@ function pluginFunction (entry: AjvPlugin | [AjvPlugin, unknown]): AjvPlugin {
   return Array.isArray(entry) ? entry[0] : entry
 }
 
+/**
+ * Ajv coerces the strings "Infinity" and "1e309" to a number (its test is `data == +data`), and its limit keywords
+ * skip non-finite numbers, so `?limit=Infinity` would pass `maximum: 100` and reach the handler. The coercion of
+ * every generated validator gets `isFinite` added, so such a string fails the type instead ("must be integer").
+ * The match needs the literal `"string"` with bare quotes, which a string constant of a schema (emitted with escaped
+ * quotes) cannot contain.
+ */
+const numericCoercion = /(\w+) (===?) "string" && (\w+) && \3 == \+\3/g
+
+function finiteCoercion (source: string): string {
+  return source.replace(numericCoercion, '$1 $2 "string" && $3 && $3 == +$3 && isFinite($3)')
+}
+
+/** Ajv's `code` options with `finiteCoercion` applied before any `process` of the user's own. */
+function codeOptions (given: unknown): Record<string, unknown> {
+  const code: Record<string, any> = typeof given === 'object' && given !== null ? { ...given } : {}
+  const userProcess = code.process
+  code.process = typeof userProcess === 'function'
+    ? (source: string, env: unknown) => userProcess(finiteCoercion(source), env)
+    : finiteCoercion
+  return code
+}
+
 /** Builds an Ajv instance with the baseline, formats, user options and plugins, and the given external schemas. */
 export function buildAjv (options: AjvServerOptions, externalSchemas: Record<string, any>): Ajv {
   const ajvOptions: Record<string, unknown> = { ...baselineOptions, ...options.customOptions }
   for (const name of ajv6OnlyOptions) delete ajvOptions[name]
+  ajvOptions.code = codeOptions(ajvOptions.code)
   const ajv = new Ajv(ajvOptions)
 
   // A user who lists ajv-formats (maybe with options such as `mode: 'fast'`) gets their own configuration; applying

@@ -53,6 +53,66 @@ test('querystring, params and headers: messages name the part; values arrive coe
   assert.deepEqual(res.json(), { id: 7, query: { q: 'abc', n: 2.5 }, count: 12 })
 })
 
+test('strings that coerce to Infinity fail the numeric type instead of slipping past minimum and maximum', async () => {
+  const app = enclave()
+  const limits = { type: 'integer', minimum: 1, maximum: 100 }
+  app.post('/items/:id', {
+    schema: {
+      params: { type: 'object', properties: { id: limits } },
+      querystring: { type: 'object', properties: { limit: limits, price: { type: 'number', maximum: 5 }, sizes: { type: 'array', items: { type: 'number' } } } },
+      headers: { type: 'object', properties: { 'x-count': limits } },
+      body: { type: 'object', properties: { n: limits } }
+    }
+  }, async (req: any) => ({ id: req.params.id, query: req.query, count: req.headers['x-count'] ?? null, n: req.body.n }))
+  const post = (url: string, payload: unknown = {}, headers: Record<string, string> = {}) =>
+    app.inject({ method: 'POST', url, payload: payload as any, headers })
+
+  const rejected: Array<[Promise<any>, string]> = [
+    [post('/items/1e309'), 'params/id must be integer'],
+    [post('/items/-Infinity'), 'params/id must be integer'],
+    [post('/items/1?limit=Infinity'), 'querystring/limit must be integer'],
+    [post('/items/1?price=1e400'), 'querystring/price must be number'],
+    [post('/items/1?price=-Infinity'), 'querystring/price must be number'],
+    [post('/items/1?sizes=1&sizes=Infinity'), 'querystring/sizes/1 must be number'],
+    [post('/items/1', {}, { 'x-count': '1e309' }), 'headers/x-count must be integer'],
+    [post('/items/1', { n: '1e309' }), 'body/n must be integer'],
+    [post('/items/1', '{"n":1e309}', { 'content-type': 'application/json' }), 'body/n must be integer']
+  ]
+  for (const [response, message] of rejected) {
+    const res = await response
+    assert.deepEqual([res.statusCode, res.json()], [400, badRequest(message)], message)
+  }
+
+  // finite values still coerce, and large ones meet their limits
+  let res = await post('/items/1?limit=1e308')
+  assert.deepEqual([res.statusCode, res.json()], [400, badRequest('querystring/limit must be <= 100')])
+  res = await post('/items/2?limit=1e1&price=-1.5e3&sizes=0x10', { n: '3' }, { 'x-count': '4' })
+  assert.equal(res.statusCode, 200)
+  assert.deepEqual(res.json(), { id: 2, query: { limit: 10, price: -1500, sizes: [16] }, count: 4, n: 3 })
+})
+
+test('the Infinity guard changes generated code only, never a string constant of the schema', async () => {
+  const app = enclave()
+  const tricky = 'dataType0 == "string" && data0 && data0 == +data0'
+  app.post('/', { schema: { body: { type: 'object', properties: { s: { type: 'string', enum: [tricky] }, n: { type: 'number' } } } } }, async (req: any) => req.body)
+  const ok = await app.inject({ method: 'POST', url: '/', payload: { s: tricky, n: '2' } })
+  assert.deepEqual([ok.statusCode, ok.json()], [200, { s: tricky, n: 2 }])
+  const other = await app.inject({ method: 'POST', url: '/', payload: { s: tricky + ' && isFinite(data0)' } })
+  assert.deepEqual([other.statusCode, other.json()], [400, badRequest('body/s must be equal to one of the allowed values')])
+})
+
+test('a code.process of the user\'s own runs after the Infinity guard, which stays in force', async () => {
+  const processed: string[] = []
+  const app = enclave({ ajv: { customOptions: { code: { process: (source: string) => { processed.push(source); return source } } } } })
+  app.get('/', { schema: { querystring: { type: 'object', properties: { n: { type: 'number', maximum: 5 } } } } }, async (req: any) => req.query)
+  const res = await app.inject('/?n=Infinity')
+  assert.deepEqual([res.statusCode, res.json()], [400, badRequest('querystring/n must be number')])
+  // the user's hook sees every source Ajv compiles; the route's validator is the one with the limit
+  const route = processed.filter((source) => source.includes('must be <= 5'))
+  assert.equal(route.length, 1)
+  assert.match(route[0], /data0 == \+data0 && isFinite\(data0\)/)
+})
+
 test('the schema key `query` is an alias of `querystring`', async () => {
   const app = enclave()
   app.get('/', { schema: { query: { type: 'object', properties: { n: { type: 'integer' } } } } }, async (req: any) => req.query)
