@@ -108,6 +108,7 @@ export const codes = {
 
   // routes
   FST_ERR_NOT_FOUND: createError('FST_ERR_NOT_FOUND', 'Not Found', 404),
+  FST_ERR_DEFAULT_ROUTE_INVALID_TYPE: createError('FST_ERR_DEFAULT_ROUTE_INVALID_TYPE', 'The defaultRoute type should be a function', 500, TypeError),
   FST_ERR_DUPLICATED_ROUTE: createError('FST_ERR_DUPLICATED_ROUTE', "Method '%s' already declared for route '%s'"),
   FST_ERR_BAD_URL: createError('FST_ERR_BAD_URL', "'%s' is not a valid url component", 400),
   FST_ERR_ASYNC_CONSTRAINT: createError('FST_ERR_ASYNC_CONSTRAINT', 'Unexpected error from async constraint', 500),

@@ -39,6 +39,8 @@ export interface AppState {
   routes: any[]
   notFoundByPrefix: Map<string, any>
   notFoundRecords: any[]
+  /** `setDefaultRoute` (deprecated): takes every unmatched request as raw `(req, res)` instead of the 404 handlers. */
+  defaultRoute: ((req: any, res: any) => void) | null
   applicationHooks: Record<'onReady' | 'preClose' | 'onListen', Array<{ fn: AnyFn, instance: any }>>
   readyPromise: Promise<any> | null
   server: any
@@ -123,6 +125,7 @@ export function createInstance (userOptions?: unknown): any {
     routes: [],
     notFoundByPrefix: new Map(),
     notFoundRecords: [],
+    defaultRoute: null,
     applicationHooks: { onReady: [], preClose: [], onListen: [] },
     readyPromise: null,
     server: null,

@@ -62,8 +62,30 @@ function dispatch (app: any, req: any, res: any, found: any): void {
     frameworkError(app, req, res, new codes.FST_ERR_BAD_URL(req.url))
     return
   }
+  if (app.defaultRoute === null) startNotFound(app, req, res)
+  else runDefaultRoute(app, req, res)
+}
+
+/** Starts the not-found handler of the URL's context: what an unmatched request gets (`getDefaultRoute()`). */
+export function startNotFound (app: any, req: any, res: any): void {
   const { record, query } = findNotFound(app, req.method, req.url)
   startRequest(app, record.context!, req, res, {}, query)
+}
+
+/** The user's `setDefaultRoute` function; a throw is answered 500 rather than left to crash the process. */
+function runDefaultRoute (app: any, req: any, res: any): void {
+  try {
+    app.defaultRoute(req, res)
+  } catch (err) {
+    app.logger.error({ err }, 'the default route threw')
+    if (res.headersSent) {
+      res.destroy()
+      return
+    }
+    const body = JSON.stringify({ statusCode: 500, error: 'Internal Server Error', message: 'Internal Server Error' })
+    res.writeHead(500, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body) })
+    res.end(body)
+  }
 }
 
 /**

@@ -6,7 +6,7 @@
 import { codes } from './errors'
 import { kContext, kApp, kRouteContext } from './symbols'
 import { supportedMethods, type RouteRecord } from './route'
-import { runPreHandler } from './lifecycle'
+import { runPreHandler, startNotFound } from './lifecycle'
 import type { AnyFn, PluginContext } from './context'
 
 /** Logs the miss at info (as Fastify 4 does, unless request logging is off) and answers 404. */
@@ -64,7 +64,31 @@ export const notFoundInstanceMethods = {
     if (typeof handler !== 'function') throw new codes.FST_ERR_ROUTE_OPTION_INVALID('handler', 'setNotFoundHandler', this[kContext].prefix || '/', 'must be a function')
     install(app, this, this[kContext], handler, opts ?? {})
     return this
+  },
+
+  /** Deprecated (FSTDEP014): the raw `(req, res)` function unmatched requests go to; by default, the 404 handlers. */
+  getDefaultRoute (this: any): (req: any, res: any) => void {
+    warnDefaultRouteDeprecated()
+    const app = this[kApp]
+    return app.defaultRoute ?? ((req: any, res: any) => startNotFound(app, req, res))
+  },
+
+  /** Deprecated (FSTDEP014): application-wide, bypasses every not-found handler and hook. */
+  setDefaultRoute (this: any, defaultRoute: unknown): void {
+    if (typeof defaultRoute !== 'function') throw new codes.FST_ERR_DEFAULT_ROUTE_INVALID_TYPE()
+    warnDefaultRouteDeprecated()
+    this[kApp].defaultRoute = defaultRoute
   }
+}
+
+let defaultRouteWarned = false
+/** Fastify 4's deprecation warning for the default route, with its code, once per process. */
+function warnDefaultRouteDeprecated (): void {
+  if (defaultRouteWarned) return
+  defaultRouteWarned = true
+  process.emitWarning('You are trying to set/access the default route. This property is deprecated. Please, use ' +
+    'setNotFoundHandler if you want to custom a 404 handler or the wildcard (*) to match all routes.',
+  { type: 'DeprecationWarning', code: 'FSTDEP014' })
 }
 
 /** The not-found route record for a method and URL (never null: the root default matches everything). */

@@ -4,6 +4,7 @@
  * `send()` (serialization, onSend, writing) is in `send.ts`.
  */
 import { performance } from 'node:perf_hooks'
+import { finished } from 'node:stream'
 import { codes } from './errors'
 import { kRouteContext, kReplySerializer, kReplyErrorHandlerIndex } from './symbols'
 import { serializeReply } from './serialization'
@@ -161,6 +162,24 @@ proto.send = function send (this: any, payload?: unknown) {
   this[kReplyStarted] = true
   sendPayload(this, payload)
   return this
+}
+
+/**
+ * `await reply` waits until the response is fully written: `fulfilled()` then, `rejected(err)` on a stream error. A
+ * client that goes away before the end is not an error of the reply (as in Fastify): `fulfilled()` too.
+ */
+proto.then = function then (this: any, fulfilled: () => void, rejected?: (err: Error) => void): void {
+  const res = this.raw
+  if (res.writableFinished) {
+    fulfilled()
+    return
+  }
+  const stopWatching = finished(res, { readable: false }, (err?: NodeJS.ErrnoException | null) => {
+    stopWatching()
+    if (err === null || err === undefined || err.code === 'ERR_STREAM_PREMATURE_CLOSE') fulfilled()
+    else if (rejected !== undefined) rejected(err)
+    else this.log.warn({ err }, 'unhandled error on reply.then')
+  })
 }
 
 Object.defineProperties(proto, {

@@ -160,6 +160,12 @@ export const requestIdentityInstanceMethods = {
   },
 
   /** The factory in effect for this context: the nearest `setChildLoggerFactory`, the option, or the default. */
+  /** The request id generator of this context's routes (with the `requestIdHeader` rule applied). */
+  get genReqId (): GenReqId {
+    const self = this as any
+    return resolveGenReqId(self[kContext], self[kApp].requestIdentity)
+  },
+
   get childLoggerFactory (): AnyFn {
     const self: any = this
     return inherited(self[kContext], 'childLoggerFactory') ?? self[kApp].options.childLoggerFactory ?? defaultChildLoggerFactory

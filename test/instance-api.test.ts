@@ -58,6 +58,21 @@ describe('setGenReqId', () => {
   })
 })
 
+test('instance.genReqId is the id generator of its context, with the request-id header rule', async () => {
+  const app: any = enclave({ requestIdHeader: 'x-request-id' })
+  let child: any
+  app.register(async (instance: any) => {
+    instance.setGenReqId(() => 'from-child')
+    child = instance
+  })
+  await app.ready()
+  const raw = (headers: Record<string, string>) => ({ headers, url: '/', method: 'GET' })
+  assert.equal(app.genReqId(raw({ 'x-request-id': 'given' })), 'given')
+  assert.equal(app.genReqId(raw({})), 'req-1')
+  assert.equal(child.genReqId(raw({})), 'from-child')
+  assert.equal(child.genReqId(raw({ 'x-request-id': 'given' })), 'given')
+})
+
 describe('setChildLoggerFactory and childLoggerFactory', () => {
   test('is encapsulated and called with the context instance, default bindings, child options and the raw request', async () => {
     const sink = logSink()

@@ -185,3 +185,47 @@ test('not-found over a real socket', async () => {
   assert.deepEqual(await res.json(), { message: 'Route GET:/nowhere not found', error: 'Not Found', statusCode: 404 })
   await app.close()
 })
+
+test('getDefaultRoute/setDefaultRoute (deprecated, FSTDEP014): raw handler for unmatched requests, app-wide', async () => {
+  const warnings: Array<string | undefined> = []
+  const onWarning = (warning: any): void => { warnings.push(warning.code) }
+  process.on('warning', onWarning)
+  try {
+    const app: any = enclave()
+    app.get('/exists', async () => 'yes')
+    app.register(async (child: any) => {
+      child.setNotFoundHandler(async (_req: any, reply: any) => reply.code(404).send('child 404'))
+    }, { prefix: '/child' })
+
+    // the default route is the not-found handling itself, and can be called with raw objects
+    const original = app.getDefaultRoute()
+    assert.equal(typeof original, 'function')
+    app.setDefaultRoute((req: any, res: any) => {
+      if (req.url.startsWith('/passthrough')) return original(req, res)
+      res.setHeader('content-type', 'text/plain')
+      res.end(`default ${req.method} ${req.url}`)
+    })
+    await app.ready()
+    assert.equal((await app.inject('/exists')).payload, 'yes')
+    assert.equal((await app.inject({ method: 'POST', url: '/nothing' })).payload, 'default POST /nothing')
+    assert.equal((await app.inject('/child/nothing')).payload, 'default GET /child/nothing')
+    const passthrough = await app.inject('/passthrough')
+    assert.deepEqual([passthrough.statusCode, passthrough.json().message], [404, 'Route GET:/passthrough not found'])
+    assert.equal(app.getDefaultRoute().length, 2)
+
+    assert.throws(() => app.setDefaultRoute('nope'), { code: 'FST_ERR_DEFAULT_ROUTE_INVALID_TYPE', message: 'The defaultRoute type should be a function' })
+    await new Promise((resolve) => setImmediate(resolve))
+    // once per process, whichever of the two was called first (another test file may have warned already)
+    assert.ok(warnings.filter((code) => code === 'FSTDEP014').length <= 1)
+  } finally {
+    process.off('warning', onWarning)
+  }
+})
+
+test('a default route that throws answers 500 and the server keeps serving', async () => {
+  const app: any = enclave()
+  app.setDefaultRoute(() => { throw new Error('broken default route') })
+  const res = await app.inject('/anything')
+  assert.deepEqual([res.statusCode, res.json()], [500, { statusCode: 500, error: 'Internal Server Error', message: 'Internal Server Error' }])
+  assert.equal((await app.inject('/again')).statusCode, 500)
+})

@@ -489,3 +489,58 @@ describe('sent, getResponseTime, return values', () => {
     assert.equal(res.headers['content-type'], 'application/json; charset=utf-8')
   })
 })
+
+describe('reply.then (await reply)', () => {
+  test('await reply resolves (with undefined) once the response is written, whoever sends it', async () => {
+    const app = enclave()
+    const order: string[] = []
+    app.get('/later', async (_req: any, reply: any) => {
+      setTimeout(() => { order.push('send'); reply.send('late') }, 10)
+      const value = await reply
+      order.push(`awaited ${String(value)} ended=${String(reply.raw.writableEnded)}`)
+      return reply
+    })
+    const res = await app.inject('/later')
+    assert.deepEqual([res.statusCode, res.payload], [200, 'late'])
+    assert.deepEqual(order, ['send', 'awaited undefined ended=true'])
+  })
+
+  test('return reply.send(x) from an async handler answers once, with nothing logged', async () => {
+    const sink = logSink()
+    const app = enclave({ logger: { stream: sink.stream, level: 'warn' } })
+    app.get('/', async (_req: any, reply: any) => reply.code(201).send({ created: true }))
+    const res = await app.inject('/')
+    assert.deepEqual([res.statusCode, res.json()], [201, { created: true }])
+    assert.deepEqual(sink.lines, [])
+  })
+
+  test('then(fulfilled) on a reply already answered over a real socket fulfils', async (t) => {
+    const app = enclave()
+    let replyOf: any
+    app.get('/', async (_req: any, reply: any) => { replyOf = reply; return 'ok' })
+    const address = await app.listen({ port: 0 })
+    t.after(() => app.close())
+    assert.equal(await (await fetch(address)).text(), 'ok')
+    const outcome = await new Promise((resolve) => replyOf.then(() => resolve('fulfilled'), () => resolve('rejected')))
+    assert.equal(outcome, 'fulfilled')
+  })
+
+  test('a client that goes away before the end fulfils rather than rejects', async (t) => {
+    const app = enclave()
+    let settled: (outcome: string) => void = () => {}
+    const outcome = new Promise<string>((resolve) => { settled = resolve })
+    app.get('/stream', (_req: any, reply: any) => {
+      const body = new Readable({ read () {} })
+      body.push('first chunk')
+      reply.send(body)
+      reply.then(() => settled('fulfilled'), (err: Error) => settled(`rejected ${err.message}`))
+    })
+    const address = await app.listen({ port: 0 })
+    t.after(() => app.close())
+    const { request } = await import('node:http')
+    const req = request(`${address}/stream`, (res) => { res.once('data', () => req.destroy()) })
+    req.on('error', () => {})
+    req.end()
+    assert.equal(await outcome, 'fulfilled')
+  })
+})

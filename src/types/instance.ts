@@ -232,11 +232,17 @@ export interface EnclaveInstance<SharedSchemas extends SchemaRegistry = Record<n
   /** Answers requests that match no route under this context's prefix. */
   setNotFoundHandler(handler?: RouteHandler<Record<never, never>, this>): this
   setNotFoundHandler(opts: NotFoundHandlerOptions<this>, handler?: RouteHandler<Record<never, never>, this>): this
+  /** @deprecated (FSTDEP014) Use `setNotFoundHandler` or a wildcard route. */
+  getDefaultRoute(): (req: RawRequestDefault, res: RawReplyDefault) => void
+  /** @deprecated (FSTDEP014) Application-wide raw handler of unmatched requests; bypasses the not-found handlers. */
+  setDefaultRoute(defaultRoute: (req: RawRequestDefault, res: RawReplyDefault) => void): void
 
   // ---- logging and request ids ----
   setChildLoggerFactory(factory: ChildLoggerFactory<this>): this
   childLoggerFactory: ChildLoggerFactory
   setGenReqId(genReqId: (rawRequest: RawRequestDefault) => string): this
+  /** The request id generator of this context (with the `requestIdHeader` rule applied). */
+  readonly genReqId: (rawRequest: RawRequestDefault) => string
 
   // ---- content-type parsers ----
   addContentTypeParser: AddContentTypeParser<this>

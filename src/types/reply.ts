@@ -75,6 +75,8 @@ export interface EnclaveReply<G extends RouteGenericInterface = RouteGenericInte
   redirect(statusCode: number, url: string): this
   /** Answers with the not-found handler of the encapsulation context. */
   callNotFound(): void
+  /** `await reply` waits until the response is fully written (`rejected` on a stream error). */
+  then(fulfilled: () => void, rejected?: (err: Error) => void): void
   /** @deprecated Use `elapsedTime`. */
   getResponseTime(): number
   /** Sets the `Content-Type` header. */

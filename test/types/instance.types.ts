@@ -192,6 +192,20 @@ export function loggingAndRequestProperties (): void {
     return logger.child({ ...bindings, path: raw.url }, opts)
   })
   app.setGenReqId((raw) => String(raw.headers['x-id']))
+  typeOf<string>(app.genReqId({} as any))
+  // deprecated default route: raw request and response
+  const defaultRoute = app.getDefaultRoute()
+  app.setDefaultRoute((req, res) => { res.end(req.url) })
+  app.setDefaultRoute(defaultRoute)
+  // @ts-expect-error the default route is a function
+  app.setDefaultRoute('nope')
+  // await reply, and return reply.send() from an async handler
+  app.get('/await', async (_request, reply) => {
+    setTimeout(() => reply.send('later'), 1)
+    await reply
+    return reply
+  })
+  app.get('/send', async (_request, reply) => reply.code(201).send({ created: true }))
   // Fastify's instance name is the same type.
   const sameInstance: FastifyInstance = app
   void sameInstance
