@@ -17,14 +17,17 @@ export interface EnclaveErrorConstructor {
   readonly code: string
 }
 
-/** Builds an error class for one code; `message` is a `util.format` template filled from the constructor's arguments. */
-export function createError (code: string, message: string, statusCode?: number, Base: ErrorConstructor = Error): EnclaveErrorConstructor {
+/**
+ * Builds an error class for one code; `message` is a `util.format` template filled from the constructor's arguments.
+ * `statusCode` defaults to 500, as with Fastify's `@fastify/error`.
+ */
+export function createError (code: string, message: string, statusCode = 500, Base: ErrorConstructor = Error): EnclaveErrorConstructor {
   function EnclaveError (this: any, ...args: unknown[]): EnclaveError {
     if (!new.target) return new (EnclaveError as any)(...args)
     this.code = code
     this.name = 'FastifyError'
     this.message = format(message, ...args)
-    if (statusCode !== undefined) this.statusCode = statusCode
+    this.statusCode = statusCode
     Error.captureStackTrace(this, EnclaveError)
     return this
   }
@@ -40,14 +43,14 @@ export function createError (code: string, message: string, statusCode?: number,
 export const codes = {
   // instance and options
   FST_ERR_OPTIONS_NOT_OBJ: createError('FST_ERR_OPTIONS_NOT_OBJ', 'Options must be an object', 500, TypeError),
-  FST_ERR_INIT_OPTS_INVALID: createError('FST_ERR_INIT_OPTS_INVALID', "Invalid initialization options: '%s'", 500, TypeError),
+  FST_ERR_INIT_OPTS_INVALID: createError('FST_ERR_INIT_OPTS_INVALID', "Invalid initialization options: '%s'"),
   FST_ERR_QSP_NOT_FN: createError('FST_ERR_QSP_NOT_FN', "querystringParser option should be a function, instead got '%s'", 500, TypeError),
   FST_ERR_SCHEMA_CONTROLLER_BUCKET_OPT_NOT_FN: createError('FST_ERR_SCHEMA_CONTROLLER_BUCKET_OPT_NOT_FN', "schemaController.bucket option should be a function, instead got '%s'", 500, TypeError),
   FST_ERR_SCHEMA_ERROR_FORMATTER_NOT_FN: createError('FST_ERR_SCHEMA_ERROR_FORMATTER_NOT_FN', "schemaErrorFormatter option should be a non async function. Instead got '%s'.", 500, TypeError),
   FST_ERR_AJV_CUSTOM_OPTIONS_OPT_NOT_OBJ: createError('FST_ERR_AJV_CUSTOM_OPTIONS_OPT_NOT_OBJ', "ajv.customOptions option should be an object, instead got '%s'", 500, TypeError),
   FST_ERR_AJV_CUSTOM_OPTIONS_OPT_NOT_ARR: createError('FST_ERR_AJV_CUSTOM_OPTIONS_OPT_NOT_ARR', "ajv.plugins option should be an array, instead got '%s'", 500, TypeError),
   FST_ERR_INSTANCE_ALREADY_LISTENING: createError('FST_ERR_INSTANCE_ALREADY_LISTENING', 'Fastify instance is already listening. %s'),
-  FST_ERR_CTP_INSTANCE_ALREADY_STARTED: createError('FST_ERR_CTP_INSTANCE_ALREADY_STARTED', 'Cannot call "%s" when fastify instance is already started!'),
+  FST_ERR_CTP_INSTANCE_ALREADY_STARTED: createError('FST_ERR_CTP_INSTANCE_ALREADY_STARTED', 'Cannot call "%s" when fastify instance is already started!', 400),
   FST_ERR_REOPENED_CLOSE_SERVER: createError('FST_ERR_REOPENED_CLOSE_SERVER', 'Fastify has already been closed and cannot be reopened'),
   FST_ERR_REOPENED_SERVER: createError('FST_ERR_REOPENED_SERVER', 'Fastify is already listening'),
   FST_ERR_LISTEN_OPTIONS_INVALID: createError('FST_ERR_LISTEN_OPTIONS_INVALID', "Invalid listen options: '%s'", 500, TypeError),
@@ -86,7 +89,8 @@ export const codes = {
   // reply
   FST_ERR_REP_INVALID_PAYLOAD_TYPE: createError('FST_ERR_REP_INVALID_PAYLOAD_TYPE', "Attempted to send payload of invalid type '%s'. Expected a string or Buffer.", 500, TypeError),
   FST_ERR_REP_ALREADY_SENT: createError('FST_ERR_REP_ALREADY_SENT', 'Reply was already sent, did you forget to "return reply" in "%s" (%s)?'),
-  FST_ERR_REP_SENT_VALUE: createError('FST_ERR_REP_SENT_VALUE', 'The only possible value for reply.sent is true.'),
+  FST_ERR_REP_RESPONSE_BODY_CONSUMED: createError('FST_ERR_REP_RESPONSE_BODY_CONSUMED', 'Response.body is already consumed.'),
+  FST_ERR_REP_SENT_VALUE: createError('FST_ERR_REP_SENT_VALUE', 'The only possible value for reply.sent is true.', 500, TypeError),
   FST_ERR_SEND_INSIDE_ONERR: createError('FST_ERR_SEND_INSIDE_ONERR', 'You cannot use `send` inside the `onError` hook'),
   FST_ERR_SEND_UNDEFINED_ERR: createError('FST_ERR_SEND_UNDEFINED_ERR', 'Undefined error has occurred'),
   FST_ERR_BAD_STATUS_CODE: createError('FST_ERR_BAD_STATUS_CODE', 'Called reply with an invalid status code: %s'),
@@ -108,6 +112,12 @@ export const codes = {
 
   // routes
   FST_ERR_NOT_FOUND: createError('FST_ERR_NOT_FOUND', 'Not Found', 404),
+  // Enclave reports a non-string version as FST_ERR_ROUTE_OPTION_INVALID naming `constraints`; kept for reference
+  FST_ERR_VERSION_CONSTRAINT_NOT_STR: createError('FST_ERR_VERSION_CONSTRAINT_NOT_STR', 'Version constraint should be a string.', 500, TypeError),
+  // Fastify 4 checks for Node versions and servers Enclave does not support or handles otherwise; kept for reference
+  FST_ERR_HTTP2_INVALID_VERSION: createError('FST_ERR_HTTP2_INVALID_VERSION', 'HTTP2 is available only from node >= 8.8.1'),
+  FST_ERR_FORCE_CLOSE_CONNECTIONS_IDLE_NOT_AVAILABLE: createError('FST_ERR_FORCE_CLOSE_CONNECTIONS_IDLE_NOT_AVAILABLE', "Cannot set forceCloseConnections to 'idle' as your HTTP server does not support closeIdleConnections method"),
+  FST_ERR_ROUTE_REWRITE_NOT_STR: createError('FST_ERR_ROUTE_REWRITE_NOT_STR', 'Rewrite url for "%s" needs to be of type "string" but received "%s"', 500, TypeError),
   FST_ERR_DEFAULT_ROUTE_INVALID_TYPE: createError('FST_ERR_DEFAULT_ROUTE_INVALID_TYPE', 'The defaultRoute type should be a function', 500, TypeError),
   FST_ERR_DUPLICATED_ROUTE: createError('FST_ERR_DUPLICATED_ROUTE', "Method '%s' already declared for route '%s'"),
   FST_ERR_BAD_URL: createError('FST_ERR_BAD_URL', "'%s' is not a valid url component", 400),
@@ -130,11 +140,15 @@ export const codes = {
   FST_ERR_PLUGIN_NOT_PRESENT_IN_INSTANCE: createError('FST_ERR_PLUGIN_NOT_PRESENT_IN_INSTANCE', "The decorator '%s'%s is not present in %s"),
   FST_ERR_PLUGIN_DEPENDENCY_MISSING: createError('FST_ERR_PLUGIN_DEPENDENCY_MISSING', "The dependency '%s' of plugin '%s' is not registered"),
   FST_ERR_PLUGIN_NOT_VALID: createError('FST_ERR_PLUGIN_NOT_VALID', 'fastify-plugin: %s'),
-  FST_ERR_PLUGIN_TIMEOUT: createError('FST_ERR_PLUGIN_TIMEOUT', "Plugin did not start in time: '%s'. You may have forgotten to call 'done' function or to resolve a Promise"),
+  // kept for code that refers to them; avvio's own errors (AVV_ERR_*) are what Enclave and Fastify 4 throw
+  FST_ERR_PLUGIN_CALLBACK_NOT_FN: createError('FST_ERR_PLUGIN_CALLBACK_NOT_FN', 'fastify-plugin: %s', 500, TypeError),
+  FST_ERR_ROOT_PLG_BOOTED: createError('FST_ERR_ROOT_PLG_BOOTED', 'fastify-plugin: %s'),
+  FST_ERR_PARENT_PLUGIN_BOOTED: createError('FST_ERR_PARENT_PLUGIN_BOOTED', 'fastify-plugin: %s'),
+  FST_ERR_PLUGIN_TIMEOUT: createError('FST_ERR_PLUGIN_TIMEOUT', 'fastify-plugin: %s'),
 
   // response serialization
   FST_ERR_SERIALIZER_NOT_FN: createError('FST_ERR_SERIALIZER_NOT_FN', "%s expects a function, instead got '%s'", 500, TypeError),
-  FST_ERR_SCH_CONTENT_MISSING_SCHEMA: createError('FST_ERR_SCH_CONTENT_MISSING_SCHEMA', 'Schema is missing for the content type "%s"'),
+  FST_ERR_SCH_CONTENT_MISSING_SCHEMA: createError('FST_ERR_SCH_CONTENT_MISSING_SCHEMA', "Schema is missing for the content type '%s'"),
   FST_ERR_MISSING_CONTENTTYPE_SERIALIZATION_FN: createError('FST_ERR_MISSING_CONTENTTYPE_SERIALIZATION_FN', 'Missing serialization function. Key "%s:%s"', 500),
   FST_ERR_RESPONSE_NOT_JSON: createError('FST_ERR_RESPONSE_NOT_JSON', 'The response payload holds a value JSON cannot represent (a function or a symbol) where the response schema does not give a type', 500)
 } as const

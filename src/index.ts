@@ -12,10 +12,13 @@ import type { EnclaveFactory } from './types'
 /** Creates an application (the root encapsulation context). */
 export const enclave = createInstance as unknown as EnclaveFactory
 
+/** Fastify's name for the factory, so `import { fastify } from 'fastify'` ports by changing the module name. */
+export const fastify = enclave
+
 export const errorCodes = codes
 export { createError, FASTIFY_API_VERSION }
 export type * from './types'
 export default enclave
 
 // CommonJS consumers get the factory itself, carrying the named exports.
-module.exports = Object.assign(createInstance, exports, { default: createInstance, enclave: createInstance })
+module.exports = Object.assign(createInstance, exports, { default: createInstance, enclave: createInstance, fastify: createInstance })

@@ -146,13 +146,16 @@ export function createInstance (userOptions?: unknown): any {
       pluginTimeout: options.pluginTimeout,
       requestIdHeader: options.requestIdHeader,
       requestIdLogLabel: options.requestIdLogLabel,
-      http2: options.http2,
+      http2: options.http2 || undefined,
       https: options.https ? true : undefined,
       http2SessionTimeout: options.http2SessionTimeout,
       exposeHeadRoutes: options.exposeHeadRoutes,
       return503OnClosing: options.return503OnClosing,
       disableRequestLogging: options.disableRequestLogging,
-      trustProxy: options.trustProxy
+      trustProxy: options.trustProxy,
+      allowUnsafeRegex: options.allowUnsafeRegex,
+      jsonShorthand: options.jsonShorthand ?? true,
+      useSemicolonDelimiter: options.useSemicolonDelimiter
     }) as Readonly<Record<string, unknown>>
   }
   root[kApp] = app

@@ -25,10 +25,7 @@ export function createRequestHandler (app: any): (req: any, res: any) => void {
       }
       res.setHeader('connection', 'close')
     }
-    if (rewriteUrl !== undefined) {
-      req.originalUrl = req.url
-      req.url = rewriteUrl.call(app.root, req)
-    }
+    if (rewriteUrl !== undefined && !rewrite(app, rewriteUrl, req, res)) return
     if (!app.hasConstraints) {
       dispatch(app, req, res, router.find(req.method, req.url))
       return
@@ -49,6 +46,24 @@ export function createRequestHandler (app: any): (req: any, res: any) => void {
       dispatch(app, req, res, router.find(req.method, req.url, constraints))
     })
   }
+}
+
+/**
+ * Applies the `rewriteUrl` option. A non-string result keeps the original URL (as Fastify does) and is logged; a
+ * throw is answered as a framework error (500) instead of escaping the request handler. False when answered here.
+ */
+function rewrite (app: any, rewriteUrl: (this: any, req: any) => unknown, req: any, res: any): boolean {
+  req.originalUrl = req.url
+  let url: unknown
+  try {
+    url = rewriteUrl.call(app.root, req)
+  } catch (err) {
+    frameworkError(app, req, res, toError(err))
+    return false
+  }
+  if (typeof url === 'string') req.url = url
+  else app.logger.error({ err: new codes.FST_ERR_ROUTE_REWRITE_NOT_STR(req.url, typeof url) }, 'rewriteUrl did not return a string: the URL is kept')
+  return true
 }
 
 /** Starts the found route, or the not-found handler of the URL's context. */

@@ -170,7 +170,8 @@ export function translateLoaderError (err: any): Error {
   if (err && (err.code === 'AVV_ERR_PLUGIN_EXEC_TIMEOUT' || err.code === 'AVV_ERR_READY_TIMEOUT')) {
     // anchored on avvio's fixed suffix: the name may itself contain quotes, and the suffix does ('done')
     const match = /time: '([\s\S]*)'\. You may have forgotten/.exec(err.message)
-    const translated = new codes.FST_ERR_PLUGIN_TIMEOUT(match ? match[1] : 'unknown')
+    const name = match ? match[1] : 'unknown'
+    const translated = new codes.FST_ERR_PLUGIN_TIMEOUT(`Plugin did not start in time: '${name}'. You may have forgotten to call 'done' function or to resolve a Promise`)
     ;(translated as any).cause = err
     return translated
   }

@@ -121,6 +121,12 @@ function writeResponse (reply: any, payload: unknown): void {
   const res = reply.raw
   if (res.writableEnded || res.destroyed) return
   if (payload !== null && typeof payload === 'object' && Object.prototype.toString.call(payload) === '[object Response]') {
+    if ((payload as Response).bodyUsed || (payload as Response).body?.locked === true) {
+      // its body can no longer be read: answering would hang
+      reply[kReplyStarted] = false
+      handleError(reply, new codes.FST_ERR_REP_RESPONSE_BODY_CONSUMED())
+      return
+    }
     payload = unwrapResponse(reply, payload as Response)
   }
   const headers = reply[kReplyHeaders]
@@ -149,6 +155,12 @@ function writeResponse (reply: any, payload: unknown): void {
     return
   }
   if (typeof (payload as any).getReader === 'function') {
+    if ((payload as ReadableStream).locked) {
+      // a reader holds it: nothing could ever be read from it, so answering would hang
+      reply[kReplyStarted] = false
+      handleError(reply, Object.assign(new TypeError('The ReadableStream sent is locked by a reader: release it, or send one nobody reads'), { statusCode: 500 }))
+      return
+    }
     sendStream(reply, Readable.fromWeb(payload as any))
     return
   }

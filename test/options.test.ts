@@ -369,6 +369,32 @@ test('http2 over TLS: h2 requests with bodies; allowHTTP1 also answers HTTP/1.1;
   await closed
 })
 
+test('rewriteUrl: routes by the rewritten URL; a non-string keeps the URL (logged), a throw answers 500', async () => {
+  const lines: any[] = []
+  const app = enclave({
+    logger: { level: 'error', stream: { write (line: string) { lines.push(JSON.parse(line)) } } },
+    rewriteUrl (this: any, req: any) {
+      if (req.url === '/broken') throw new Error('rewrite failed')
+      if (req.url === '/number') return 42
+      return req.url.replace(/^\/old\//, '/new/')
+    }
+  })
+  app.get('/new/:name', async (req: any) => ({ url: req.url, originalUrl: req.originalUrl, name: req.params.name }))
+  app.get('/number', async () => 'kept')
+
+  const rewritten = await app.inject('/old/a?x=1')
+  assert.deepEqual(rewritten.json(), { url: '/new/a?x=1', originalUrl: '/old/a?x=1', name: 'a' })
+
+  const kept = await app.inject('/number')
+  assert.deepEqual([kept.statusCode, kept.payload], [200, 'kept'])
+  assert.deepEqual(lines.map((l) => [l.err?.code, l.msg]), [['FST_ERR_ROUTE_REWRITE_NOT_STR', 'rewriteUrl did not return a string: the URL is kept']])
+  assert.equal(lines[0].err.message, 'Rewrite url for "/number" needs to be of type "string" but received "number"')
+
+  const broken = await app.inject('/broken')
+  assert.deepEqual([broken.statusCode, broken.json()], [500, { statusCode: 500, error: 'Internal Server Error', message: 'rewrite failed' }])
+  assert.equal((await app.inject('/old/b')).json().name, 'b')
+})
+
 test('unknown or ill-typed options throw FST_ERR_INIT_OPTS_INVALID naming the option', () => {
   const cases: Array<[Record<string, unknown>, RegExp]> = [
     [{ bodyLimt: 10 }, /bodyLimt/],
@@ -397,4 +423,22 @@ test('initialConfig reflects the options and is frozen', () => {
   assert.equal(app.initialConfig.pluginTimeout, 500)
   assert.equal(app.initialConfig.ignoreTrailingSlash, false)
   assert.ok(Object.isFrozen(app.initialConfig))
+  // the router and schema options Fastify 4 reports too, with their defaults
+  assert.deepEqual(
+    [app.initialConfig.allowUnsafeRegex, app.initialConfig.jsonShorthand, app.initialConfig.useSemicolonDelimiter, app.initialConfig.http2],
+    [false, true, false, undefined])
+  const set = enclave({ allowUnsafeRegex: true, jsonShorthand: false, useSemicolonDelimiter: true, http2: true })
+  assert.deepEqual(
+    [set.initialConfig.allowUnsafeRegex, set.initialConfig.jsonShorthand, set.initialConfig.useSemicolonDelimiter, set.initialConfig.http2],
+    [true, false, true, true])
+})
+
+test('useSemicolonDelimiter: off by default (";" belongs to the path); on, it separates the query as in Fastify 4', async () => {
+  const strict = enclave()
+  strict.get('/items', async (req: any) => req.query)
+  assert.equal((await strict.inject('/items;x=1')).statusCode, 404)
+  const fastify4 = enclave({ useSemicolonDelimiter: true })
+  fastify4.get('/items', async (req: any) => req.query)
+  const res = await fastify4.inject('/items;x=1')
+  assert.deepEqual([res.statusCode, res.json()], [200, { x: '1' }])
 })

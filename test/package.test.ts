@@ -18,11 +18,11 @@ test('require("enclave") returns the factory, with .default and a named enclave 
 
 test('import enclave from "enclave" works from ES modules and serves a request', () => {
   const out = execFileSync(process.execPath, ['--input-type=module', '-e', `
-    import enclave, { enclave as named } from 'enclave'
+    import enclave, { enclave as named, fastify } from 'enclave'
     const app = enclave()
     app.get('/', async () => ({ hello: 'world' }))
     const res = await app.inject({ url: '/' })
-    console.log(JSON.stringify([named === enclave, res.statusCode, res.json()]))
+    console.log(JSON.stringify([named === enclave, fastify === enclave, res.statusCode, res.json()]))
   `], { cwd: root, encoding: 'utf8' })
-  assert.deepEqual(JSON.parse(out), [true, 200, { hello: 'world' }])
+  assert.deepEqual(JSON.parse(out), [true, true, 200, { hello: 'world' }])
 })

@@ -95,7 +95,7 @@ test('a plugin that never calls done fails ready() with FST_ERR_PLUGIN_TIMEOUT n
   app.register(function neverDone (_i: any, _o: any, _done: () => void) {})
   await assert.rejects(app.ready(), (err: any) => {
     assert.equal(err.code, 'FST_ERR_PLUGIN_TIMEOUT')
-    assert.equal(err.message, "Plugin did not start in time: 'neverDone'. You may have forgotten to call 'done' function or to resolve a Promise")
+    assert.equal(err.message, "fastify-plugin: Plugin did not start in time: 'neverDone'. You may have forgotten to call 'done' function or to resolve a Promise")
     return true
   })
 })
@@ -105,7 +105,7 @@ test('a plugin whose promise never settles fails ready() in the callback form to
   app.register(async function hangs () { await new Promise(() => {}) })
   const err: any = await new Promise((resolve) => app.ready(resolve))
   assert.equal(err.code, 'FST_ERR_PLUGIN_TIMEOUT')
-  assert.equal(err.message, "Plugin did not start in time: 'hangs'. You may have forgotten to call 'done' function or to resolve a Promise")
+  assert.equal(err.message, "fastify-plugin: Plugin did not start in time: 'hangs'. You may have forgotten to call 'done' function or to resolve a Promise")
 })
 
 test('a plugin that throws synchronously rejects ready() instead of crashing the process', async () => {
@@ -127,7 +127,7 @@ test('a nested plugin that times out is named in the error', async () => {
   app.register(async function outer (child: any) { child.register(function inner (_i: any, _o: any, _done: () => void) {}) })
   await assert.rejects(app.ready(), (err: any) => {
     assert.equal(err.code, 'FST_ERR_PLUGIN_TIMEOUT')
-    assert.match(err.message, /^Plugin did not start in time: 'inner'\./)
+    assert.match(err.message, /^fastify-plugin: Plugin did not start in time: 'inner'\./)
     return true
   })
 })

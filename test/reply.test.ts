@@ -259,6 +259,34 @@ describe('send payloads', () => {
     assert.equal(res.payload, 'response body')
   })
 
+  test('a Response whose body was read, or a locked web stream, answers 500 instead of hanging', async () => {
+    const app: any = enclave()
+    app.get('/used', async (_req: any, reply: any) => {
+      const response = new Response('read already')
+      await response.text()
+      return reply.send(response)
+    })
+    app.get('/locked-response', async (_req: any, reply: any) => {
+      const response = new Response('held')
+      response.body!.getReader()
+      return reply.send(response)
+    })
+    app.get('/locked-stream', async (_req: any, reply: any) => {
+      const stream = new Response('held').body!
+      stream.getReader()
+      return reply.send(stream)
+    })
+    const consumed = { statusCode: 500, code: 'FST_ERR_REP_RESPONSE_BODY_CONSUMED', error: 'Internal Server Error', message: 'Response.body is already consumed.' }
+    for (const url of ['/used', '/locked-response']) {
+      const res = await app.inject(url)
+      assert.deepEqual([res.statusCode, res.json()], [500, consumed], url)
+    }
+    const locked = await app.inject('/locked-stream')
+    assert.deepEqual([locked.statusCode, locked.json()], [500, {
+      statusCode: 500, error: 'Internal Server Error', message: 'The ReadableStream sent is locked by a reader: release it, or send one nobody reads'
+    }])
+  })
+
   test('null is sent as JSON null and goes through preSerialization', async () => {
     const app: any = enclave()
     app.addHook('preSerialization', async (_req: any, _reply: any, payload: any) => ({ wrapped: payload }))

@@ -14,6 +14,8 @@ export interface EnclaveFactory {
   default: EnclaveFactory
   /** The factory itself, for `import { enclave } from 'enclave'`. */
   enclave: EnclaveFactory
+  /** The factory itself under Fastify's name, for `import { fastify } from 'enclave'`. */
+  fastify: EnclaveFactory
   /** Every error class, by code name (`errorCodes.FST_ERR_NOT_FOUND`). */
   errorCodes: EnclaveErrorCodes
 }
