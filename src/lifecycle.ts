@@ -2,6 +2,7 @@
  * The per-request pipeline: route lookup → onRequest → preParsing → body parsing → preValidation → validation →
  * preHandler → handler. Each step reads only the route's compiled `RouteContext`; nothing is looked up by name.
  */
+import { STATUS_CODES } from 'node:http'
 import { codes } from './errors'
 import { kRouteContext } from './symbols'
 import { runHooks, runPayloadHooks, isAnswered, toError } from './hooks'
@@ -104,17 +105,26 @@ function runDefaultRoute (app: any, req: any, res: any): void {
 }
 
 /**
- * An error found before any route was chosen (a bad URL, a failing asynchronous constraint): answered by the
- * `frameworkErrors` option when given, else sent like any error, in the not-found context of the URL.
+ * An error found before any route was chosen (a bad URL, a failing asynchronous constraint, a throwing `rewriteUrl`):
+ * answered by the `frameworkErrors` option when given (with a request and reply of the URL's not-found context),
+ * else with Fastify 4's fixed JSON body, written directly: no route was chosen, so no route's hooks or error
+ * handler apply.
  */
-function frameworkError (app: any, req: any, res: any, err: Error): void {
-  const { record, query } = findNotFound(app, req.method, req.url)
-  const reply = createReply(app, record.context!, req, res, {}, query)
+function frameworkError (app: any, req: any, res: any, err: Error & { code?: string, statusCode?: number }): void {
   const handler = app.options.frameworkErrors
   if (handler === undefined) {
-    reply.send(err)
+    const statusCode = err.statusCode ?? 500
+    if (statusCode >= 500) app.logger.error({ err, req }, err.message)
+    // Fastify 4's bodies: the bad-URL one carries its code, the others do not
+    const body = JSON.stringify(err.code === 'FST_ERR_BAD_URL'
+      ? { error: STATUS_CODES[statusCode], code: err.code, message: err.message, statusCode }
+      : { error: STATUS_CODES[statusCode], message: err.message, statusCode })
+    res.writeHead(statusCode, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) })
+    res.end(body)
     return
   }
+  const { record, query } = findNotFound(app, req.method, req.url)
+  const reply = createReply(app, record.context!, req, res, {}, query)
   try {
     handler(err, reply.request, reply)
   } catch (thrown) {

@@ -175,10 +175,14 @@ function writeResponse (reply: any, payload: unknown): void {
     endWithTrailers(reply, payload)
     return
   }
-  if (headers['content-length'] === undefined) headers['content-length'] = String(Buffer.byteLength(payload))
+  const isHead = reply.request.raw.method === 'HEAD'
+  // a Content-Length that is not the body's would corrupt the framing of the connection: the body's wins (a HEAD
+  // answer may announce the GET body's length)
+  const given = headers['content-length']
+  if (given === undefined || (!isHead && Number(given) !== Buffer.byteLength(payload))) headers['content-length'] = String(Buffer.byteLength(payload))
   if (!writeHead(reply, statusCode, headers)) return
   // HEAD answers carry the GET route's headers (content-length included) but never a body
-  if (reply.request.raw.method === 'HEAD') res.end()
+  if (isHead) res.end()
   else res.end(payload)
 }
 
@@ -251,6 +255,12 @@ function sendStream (reply: any, payload: NodeJS.ReadableStream): void {
     dropInvalidHeaders(reply)
     reply[kReplyStarted] = false
     handleError(reply, err)
+    return
+  }
+  if (reply.request.raw.method === 'HEAD') {
+    // HEAD answers carry the headers but never a body: the stream is not read, and released
+    res.end()
+    if (typeof (payload as any).destroy === 'function') (payload as any).destroy()
     return
   }
   let sourceDone = false

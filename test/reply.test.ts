@@ -287,6 +287,43 @@ describe('send payloads', () => {
     }])
   })
 
+  test('a Content-Length header that is not the body\'s length is corrected (it would break the connection\'s framing)', async (t) => {
+    const app: any = enclave()
+    app.get('/wrong', async (_req: any, reply: any) => { reply.header('content-length', '2'); return 'hello' })
+    app.get('/right', async (_req: any, reply: any) => { reply.header('content-length', '5'); return 'hello' })
+    app.head('/head', async (_req: any, reply: any) => { reply.header('content-length', '1000'); return '' })
+    for (const url of ['/wrong', '/right']) {
+      const res = await app.inject(url)
+      assert.deepEqual([res.headers['content-length'], res.payload], ['5', 'hello'], url)
+    }
+    // a HEAD answer may announce the length of the GET body it stands for
+    assert.equal((await app.inject({ method: 'HEAD', url: '/head' })).headers['content-length'], '1000')
+
+    // over a real keep-alive connection, the next response is intact
+    const address = await app.listen({ port: 0 })
+    t.after(() => app.close())
+    const agent = new (await import('node:http')).Agent({ keepAlive: true, maxSockets: 1 })
+    t.after(() => agent.destroy())
+    for (let i = 0; i < 2; i++) {
+      const res = await fetchWithAgent(`${address}/wrong`, agent)
+      assert.deepEqual(res, { status: 200, body: 'hello' })
+    }
+  })
+
+  test('HEAD with a stream payload sends the headers only and releases the stream', async () => {
+    const app: any = enclave()
+    let destroyed = false
+    app.get('/stream', async (_req: any, reply: any) => {
+      const stream = new Readable({ read () { this.push('data'); this.push(null) } })
+      stream.on('close', () => { destroyed = true })
+      return reply.type('text/plain').send(stream)
+    })
+    const res = await app.inject({ method: 'HEAD', url: '/stream' })
+    assert.deepEqual([res.statusCode, res.headers['content-type'], res.payload], [200, 'text/plain', ''])
+    await new Promise((resolve) => setImmediate(resolve))
+    assert.equal(destroyed, true)
+  })
+
   test('null is sent as JSON null and goes through preSerialization', async () => {
     const app: any = enclave()
     app.addHook('preSerialization', async (_req: any, _reply: any, payload: any) => ({ wrapped: payload }))
@@ -572,3 +609,16 @@ describe('reply.then (await reply)', () => {
     assert.equal(await outcome, 'fulfilled')
   })
 })
+
+/** GET over a given agent (fetch has no keep-alive agent option): status and body. */
+async function fetchWithAgent (url: string, agent: any): Promise<{ status: number, body: string }> {
+  const { get } = await import('node:http')
+  return await new Promise((resolve, reject) => {
+    get(url, { agent }, (res) => {
+      let body = ''
+      res.setEncoding('utf8')
+      res.on('data', (chunk) => { body += chunk })
+      res.on('end', () => resolve({ status: res.statusCode!, body }))
+    }).on('error', reject)
+  })
+}

@@ -659,10 +659,11 @@ describe('asynchronous constraint strategies and the frameworkErrors option', ()
   test('a failing asynchronous strategy answers FST_ERR_ASYNC_CONSTRAINT (500), or what frameworkErrors sends', async () => {
     const plain = enclave({ constraints: { tenant: tenantStrategy(lookup) } })
     plain.get('/data', { constraints: { tenant: 'acme' } }, async () => ({ tenant: 'acme' }))
+    // Fastify 4's fixed answer, byte for byte: no route was chosen, so no error handler or hook applies
+    plain.setErrorHandler(async () => 'not used')
     let res = await plain.inject({ url: '/data', headers: { 'x-api-key': 'broken' } })
-    assert.deepEqual([res.statusCode, res.json()], [500, {
-      statusCode: 500, code: 'FST_ERR_ASYNC_CONSTRAINT', error: 'Internal Server Error', message: 'Unexpected error from async constraint'
-    }])
+    assert.deepEqual([res.statusCode, res.headers['content-type'], res.payload], [500, 'application/json',
+      '{"error":"Internal Server Error","message":"Unexpected error from async constraint","statusCode":500}'])
 
     const seen: string[] = []
     const custom = enclave({
@@ -681,10 +682,10 @@ describe('asynchronous constraint strategies and the frameworkErrors option', ()
   test('frameworkErrors answers a URL with an invalid percent-encoding; without it the answer is FST_ERR_BAD_URL', async () => {
     const plain = enclave()
     plain.get('/:id', async () => 'ok')
+    plain.addHook('onSend', async () => 'not used')
     let res = await plain.inject({ url: '/%zz' })
-    assert.deepEqual([res.statusCode, res.json()], [400, {
-      statusCode: 400, code: 'FST_ERR_BAD_URL', error: 'Bad Request', message: "'/%zz' is not a valid url component"
-    }])
+    assert.deepEqual([res.statusCode, res.headers['content-type'], res.payload], [400, 'application/json',
+      '{"error":"Bad Request","code":"FST_ERR_BAD_URL","message":"\'/%zz\' is not a valid url component","statusCode":400}'])
 
     const custom = enclave({
       frameworkErrors (err: any, _request: any, reply: any) {
