@@ -22,22 +22,23 @@ export interface EnclaveErrorConstructor {
  * `statusCode` defaults to 500, as with Fastify's `@fastify/error`.
  */
 export function createError (code: string, message: string, statusCode = 500, Base: ErrorConstructor = Error): EnclaveErrorConstructor {
-  function EnclaveError (this: any, ...args: unknown[]): EnclaveError {
-    if (!new.target) return new (EnclaveError as any)(...args)
+  // named as Fastify's, so that logs (pino's `err.type`) and `util.inspect` read the same
+  function FastifyError (this: any, ...args: unknown[]): EnclaveError {
+    if (!new.target) return new (FastifyError as any)(...args)
     this.code = code
     this.name = 'FastifyError'
     this.message = format(message, ...args)
     this.statusCode = statusCode
-    Error.captureStackTrace(this, EnclaveError)
+    Error.captureStackTrace(this, FastifyError)
     return this
   }
-  EnclaveError.prototype = Object.create(Base.prototype, {
-    constructor: { value: EnclaveError, enumerable: false, writable: true, configurable: true }
+  FastifyError.prototype = Object.create(Base.prototype, {
+    constructor: { value: FastifyError, enumerable: false, writable: true, configurable: true }
   })
-  EnclaveError.prototype[Symbol.toStringTag] = 'Error'
-  EnclaveError.prototype.toString = function (this: EnclaveError) { return `${this.name} [${code}]: ${this.message}` }
-  Object.defineProperty(EnclaveError, 'code', { value: code })
-  return EnclaveError as unknown as EnclaveErrorConstructor
+  FastifyError.prototype[Symbol.toStringTag] = 'Error'
+  FastifyError.prototype.toString = function (this: EnclaveError) { return `${this.name} [${code}]: ${this.message}` }
+  Object.defineProperty(FastifyError, 'code', { value: code })
+  return FastifyError as unknown as EnclaveErrorConstructor
 }
 
 export const codes = {

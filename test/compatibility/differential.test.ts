@@ -1,0 +1,145 @@
+/**
+ * Enclave and the real fastify@4 (a devDependency) run the very same application and answer the same requests;
+ * the answers must be identical (status, chosen headers, body, and the hooks that ran), except where
+ * docs/compatibility.md lists a deliberate difference. A new divergence shows up here as a failing case.
+ */
+import { test } from 'node:test'
+import assert from 'node:assert/strict'
+import { Readable } from 'node:stream'
+import Fastify from 'fastify'
+import { enclave } from '../helpers'
+
+type Factory = (opts?: any) => any
+const keptHeaders = ['content-type', 'content-length', 'location', 'retry-after', 'x-multi', 'allow', 'transfer-encoding']
+
+/** Routes exercising replies, errors, hooks, prefixes and bodies; `trace` records which hooks ran. */
+function buildApp (factory: Factory, trace: string[]): any {
+  const app = factory()
+  const get = (path: string, handler: any, opts: any = {}): void => { app.get(path, opts, handler) }
+  const fail = (props: Record<string, unknown>, message = 'x') => async () => { throw Object.assign(new Error(message), props) }
+  get('/err/string-status', fail({ statusCode: '404' }))
+  get('/err/302', fail({ statusCode: 302 }, 'moved'))
+  get('/err/status', fail({ status: 409 }))
+  get('/err/headers', fail({ statusCode: 429, headers: { 'retry-after': '5' } }))
+  get('/err/code', fail({ statusCode: 418, code: 'MY_CODE' }))
+  get('/err/nomsg', async () => { throw new Error() })
+  get('/err/500', fail({}, 'internal detail'))
+  get('/redirect1', async (_q: any, reply: any) => reply.redirect('/x'))
+  get('/redirect2', async (_q: any, reply: any) => reply.redirect(301, '/y'))
+  get('/redirect3', async (_q: any, reply: any) => reply.code(303).redirect('/z'))
+  get('/type', async (_q: any, reply: any) => { reply.type('text/html'); return '<b>hi</b>' })
+  get('/type-json-string', async (_q: any, reply: any) => { reply.type('application/json'); return '{"a":1}' })
+  get('/buffer', async () => Buffer.from('buf'))
+  get('/number', async () => 42)
+  get('/bool', async () => false)
+  get('/null', async (_q: any, reply: any) => reply.send(null))
+  get('/array-header', async (_q: any, reply: any) => { reply.header('x-multi', ['a', 'b']); return 'ok' })
+  get('/204', async (_q: any, reply: any) => { reply.code(204); return { a: 1 } })
+  get('/stream', async (_q: any, reply: any) => { reply.type('text/plain'); return Readable.from(['a', 'b']) })
+  get('/stream-error', async () => new Readable({ read () { this.destroy(new Error('boom')) } }))
+  get('/params/:a-:b', async (q: any) => q.params)
+  get('/wild/*', async (q: any) => q.params)
+  get('/encoded/:p', async (q: any) => q.params)
+  get('/query', async (q: any) => q.query)
+  get('/empty-string', async () => '')
+  get('/undefined-send', (_q: any, reply: any) => { reply.send(undefined) })
+  get('/tojson', async () => ({ toJSON () { return { j: 1 } } }))
+  get('/date', async () => new Date(0))
+  get('/code-bad', async (_q: any, reply: any) => { reply.code(99); return 'x' })
+  get('/content-length-wrong', async (_q: any, reply: any) => { reply.header('content-length', '2'); return 'hello' })
+  get('/send-twice', (_q: any, reply: any) => { reply.send('one'); reply.send('two') })
+  get('/return-and-send', async (_q: any, reply: any) => { reply.send('sent'); return 'returned' })
+  get('/sync-return', () => 'sync value')
+  get('/sync-throw', () => { throw new Error('sync') })
+  get('/resp-schema-err', fail({ statusCode: 400 }, 'bad'), { schema: { response: { 400: { type: 'object', properties: { message: { type: 'string' } } } } } })
+  get('/resp-schema-missing', async () => ({ a: 1 }), { schema: { response: { 200: { type: 'object', required: ['b'], properties: { b: { type: 'string' } } } } } })
+  get('/resp-2xx', async (_q: any, reply: any) => { reply.code(201); return { a: 1, b: 2 } }, { schema: { response: { '2xx': { type: 'object', properties: { a: { type: 'integer' } } } } } })
+  app.post('/body', async (q: any) => ({ body: q.body ?? null, type: typeof q.body }))
+  app.post('/schema-body', { schema: { body: { type: 'object', required: ['a'], properties: { a: { type: 'integer' } } } } }, async (q: any) => q.body)
+  app.delete('/del', async (q: any) => ({ body: q.body ?? null }))
+  app.options('/opt', async (q: any) => ({ body: q.body ?? null }))
+
+  app.register(async (p: any) => {
+    p.get('/', async () => 'slash')
+    p.get('/x', async () => 'x')
+  }, { prefix: '/pre' })
+  app.register(async (p: any) => {
+    p.addHook('onRequest', async () => { trace.push('onRequest') })
+    p.addHook('preParsing', async (_q: any, _r: any, payload: any) => { trace.push('preParsing'); return payload })
+    p.addHook('preValidation', async () => { trace.push('preValidation') })
+    p.addHook('preHandler', async () => { trace.push('preHandler') })
+    p.addHook('preSerialization', async (_q: any, _r: any, payload: any) => { trace.push('preSerialization'); return payload })
+    p.addHook('onSend', async (_q: any, _r: any, payload: any) => { trace.push(`onSend:${typeof payload}`); return payload })
+    p.addHook('onResponse', async () => { trace.push('onResponse') })
+    p.addHook('onError', async (_q: any, _r: any, err: Error) => { trace.push(`onError:${err.message}`) })
+    p.get('/ok', async () => ({ a: 1 }))
+    p.get('/throw', async () => { throw new Error('t') })
+    p.post('/body', async (q: any) => q.body)
+    p.get('/hook-throw', { preHandler: async () => { throw Object.assign(new Error('pre'), { statusCode: 401 }) } }, async () => 'never')
+    p.get('/hook-reply', { preHandler: async (_q: any, reply: any) => { reply.code(202).send('from hook') } }, async () => 'never')
+    p.get('/hook-reply-return', { preHandler: async (_q: any, reply: any) => { reply.send('from hook 2'); return reply } }, async () => 'never')
+    p.get('/cb-hook', { preHandler: (_q: any, _r: any, done: any) => { done(new Error('cb err')) } }, async () => 'never')
+    p.get('/onsend-null', { onSend: async () => null }, async () => 'x')
+    p.get('/preser-str', { preSerialization: async () => 'not an object' }, async () => ({ a: 1 }))
+    p.get('/error-handler-throws', { errorHandler: async () => { throw new Error('handler failed') } }, async () => { throw new Error('orig') })
+    p.get('/error-handler-reply', { errorHandler: (err: Error, _q: any, reply: any) => { reply.code(418).send({ teapot: err.message }) } }, async () => { throw new Error('orig') })
+    p.get('/hijack', async (_q: any, reply: any) => { reply.hijack(); reply.raw.writeHead(200, { 'content-type': 'text/x' }); reply.raw.end('raw') })
+  }, { prefix: '/h' })
+  return app
+}
+
+const json = { 'content-type': 'application/json' }
+const requests: any[] = [
+  ...['/err/string-status', '/err/302', '/err/status', '/err/headers', '/err/code', '/err/nomsg', '/err/500', '/redirect1', '/redirect2',
+    '/redirect3', '/type', '/type-json-string', '/buffer', '/number', '/bool', '/null', '/array-header', '/204', '/stream', '/stream-error',
+    '/params/x-y', '/wild/a/b/c', '/encoded/a%2Fb', '/encoded/%E2%82%AC', '/encoded/%zz', '/query?a=1&a=2&b=&c', '/query?__proto__[x]=1&constructor=2',
+    '/empty-string', '/undefined-send', '/tojson', '/date', '/code-bad', '/content-length-wrong', '/send-twice', '/return-and-send',
+    '/sync-return', '/sync-throw', '/resp-schema-err', '/resp-schema-missing', '/resp-2xx', '/type/', '//type', '/TYPE', '/nope?x=1',
+    '/pre', '/pre/', '/pre/x', '/pre/x/', '/pre//x', '/h/ok', '/h/throw', '/h/hook-throw', '/h/hook-reply', '/h/hook-reply-return',
+    '/h/cb-hook', '/h/onsend-null', '/h/preser-str', '/h/error-handler-throws', '/h/error-handler-reply', '/h/hijack', '/h/missing'
+  ].map((url) => ({ url })),
+  { url: '/type', method: 'HEAD' },
+  { url: '/stream', method: 'HEAD' },
+  ...['', '{"a":', 'null', '"str"', '{"__proto__":{"a":1}}', '{"constructor":{"prototype":{"a":1}}}']
+    .map((payload) => ({ url: '/body', method: 'POST', headers: json, payload })),
+  { url: '/body', method: 'POST', headers: { 'content-type': 'text/plain' }, payload: 'hello' },
+  { url: '/body', method: 'POST', headers: { 'content-type': 'application/xml' }, payload: '<a/>' },
+  { url: '/body', method: 'POST', payload: 'no type' },
+  { url: '/body', method: 'POST' },
+  { url: '/body', method: 'POST', headers: { 'content-type': 'APPLICATION/JSON' }, payload: '{"a":1}' },
+  { url: '/body', method: 'GET' },
+  { url: '/body', method: 'PATCH' },
+  { url: '/schema-body', method: 'POST', headers: json, payload: '[]' },
+  { url: '/schema-body', method: 'POST', headers: json, payload: '{"a":"x"}' },
+  { url: '/schema-body', method: 'POST', headers: { 'content-type': 'text/plain' }, payload: 'x' },
+  { url: '/del', method: 'DELETE', headers: json, payload: '{"a":1}' },
+  { url: '/del', method: 'DELETE' },
+  { url: '/opt', method: 'OPTIONS', headers: json, payload: '{"a":1}' },
+  { url: '/h/body', method: 'POST', headers: json, payload: '{"a":1}' },
+  { url: '/h/body', method: 'POST', headers: json, payload: '{bad' }
+]
+
+async function answers (factory: Factory): Promise<string[]> {
+  const trace: string[] = []
+  const app = buildApp(factory, trace)
+  await app.ready()
+  const out: string[] = []
+  for (const request of requests) {
+    trace.length = 0
+    const res = await app.inject(request)
+    await new Promise((resolve) => setTimeout(resolve, 2)) // onResponse hooks run after the answer
+    const headers: Record<string, unknown> = {}
+    for (const name of keptHeaders) if (res.headers[name] !== undefined) headers[name] = res.headers[name]
+    out.push(`${request.method ?? 'GET'} ${request.url} ${request.payload ?? ''} → ${res.statusCode} ${JSON.stringify(headers)} ${res.payload} [${trace.join(' ')}]`)
+  }
+  await app.close()
+  return out
+}
+
+test('the same application answers the same on Enclave and fastify@4', async () => {
+  const ours = await answers(enclave)
+  const theirs = await answers(Fastify as unknown as Factory)
+  assert.equal(ours.length, requests.length)
+  const differences = ours.map((line, i) => line === theirs[i] ? null : `Enclave: ${line}\nFastify: ${theirs[i]}`).filter((d) => d !== null)
+  assert.deepEqual(differences, [])
+})
