@@ -143,3 +143,83 @@ test('the same application answers the same on Enclave and fastify@4', async () 
   const differences = ours.map((line, i) => line === theirs[i] ? null : `Enclave: ${line}\nFastify: ${theirs[i]}`).filter((d) => d !== null)
   assert.deepEqual(differences, [])
 })
+
+/** Schemas: shared `$ref`s, defaults, coercion of every part, formats, combinators, and response serialization. */
+function buildSchemaApp (factory: Factory): any {
+  const app = factory()
+  const post = (url: string, schema: any, handler = async (req: any) => req.body): void => { app.post(url, { schema }, handler) }
+  const resp = (url: string, schema: any, value: unknown): void => { app.get(url, { schema: { response: { 200: schema } } }, async () => value) }
+  app.addSchema({ $id: 'http://example.com/addr.json', type: 'object', properties: { city: { type: 'string' }, zip: { type: 'string', pattern: '^[0-9]{5}$' } }, required: ['city'] })
+  app.addSchema({ $id: 'http://example.com/user.json', type: 'object', properties: { name: { type: 'string', minLength: 2 }, addr: { $ref: 'http://example.com/addr.json#' } } })
+  post('/ref', { body: { $ref: 'http://example.com/user.json#' } })
+  post('/ref-prop', { body: { type: 'object', properties: { a: { $ref: 'http://example.com/addr.json#' } } } })
+  post('/defaults', { body: { type: 'object', properties: { a: { type: 'string', default: 'd' }, n: { type: 'object', default: {}, properties: { x: { type: 'integer', default: 5 } } } } } })
+  post('/addl', { body: { type: 'object', additionalProperties: false, properties: { a: { type: 'string' } } } })
+  post('/addl-schema', { body: { type: 'object', additionalProperties: { type: 'integer' }, properties: { a: { type: 'string' } } } })
+  post('/nullable', { body: { type: 'object', properties: { a: { type: 'string', nullable: true } } } })
+  post('/anyof', { body: { type: 'object', properties: { a: { anyOf: [{ type: 'integer' }, { type: 'boolean' }] } } } })
+  post('/oneof', { body: { oneOf: [{ type: 'object', required: ['a'] }, { type: 'object', required: ['b'] }] } })
+  post('/enum', { body: { type: 'object', properties: { e: { enum: ['x', 'y'] }, c: { const: 3 } } } })
+  post('/formats', { body: { type: 'object', properties: { email: { type: 'string', format: 'email' }, dt: { type: 'string', format: 'date-time' }, u: { type: 'string', format: 'uuid' }, uri: { type: 'string', format: 'uri' } } } })
+  post('/arrays', { body: { type: 'object', properties: { t: { type: 'array', items: { type: 'integer' }, minItems: 1, uniqueItems: true } } } })
+  post('/string-body', { body: { type: 'string', maxLength: 3 } })
+  post('/int-body', { body: { type: 'integer' } })
+  app.get('/headers', { schema: { headers: { type: 'object', properties: { 'x-n': { type: 'integer' }, 'x-b': { type: 'boolean' } }, required: ['x-n'] } } }, async (req: any) => ({ n: req.headers['x-n'], b: req.headers['x-b'] }))
+  app.get('/q', { schema: { querystring: { type: 'object', properties: { a: { type: 'array', items: { type: 'integer' } }, b: { type: 'boolean' }, s: { type: 'string' }, n: { type: 'null' } } } } }, async (req: any) => req.query)
+  app.get('/p/:id/:flag', { schema: { params: { type: 'object', properties: { id: { type: 'integer' }, flag: { type: 'boolean' } } } } }, async (req: any) => req.params)
+  resp('/r/nullable', { type: 'object', properties: { a: { type: 'string', nullable: true }, b: { type: 'integer', nullable: true } } }, { a: null, b: null })
+  resp('/r/null-nonnullable', { type: 'object', properties: { a: { type: 'string' }, b: { type: 'integer' }, c: { type: 'boolean' }, d: { type: 'number' } } }, { a: null, b: null, c: null, d: null })
+  resp('/r/coerce', { type: 'object', properties: { a: { type: 'string' }, b: { type: 'integer' }, c: { type: 'boolean' }, d: { type: 'number' } } }, { a: 12, b: '34', c: 'yes', d: '5.5' })
+  resp('/r/int-round', { type: 'object', properties: { b: { type: 'integer' } } }, { b: 3.7 })
+  resp('/r/date', { type: 'object', properties: { d: { type: 'string', format: 'date-time' }, e: { type: 'string', format: 'date' }, s: { type: 'string' } } }, { d: new Date(0), e: new Date(0), s: new Date(0) })
+  resp('/r/default', { type: 'object', properties: { a: { type: 'string', default: 'dflt' }, b: { type: 'integer', default: 7 } } }, {})
+  resp('/r/ref', { $ref: 'http://example.com/user.json#' }, { name: 'Ann', addr: { city: 'X', zip: '12345', extra: 1 }, extra: 2 })
+  resp('/r/anyof', { type: 'object', properties: { a: { anyOf: [{ type: 'string' }, { type: 'integer' }] } } }, { a: 5 })
+  resp('/r/array-top', { type: 'array', items: { type: 'object', properties: { a: { type: 'integer' } } } }, [{ a: 1, b: 2 }, { a: '3' }])
+  resp('/r/addl', { type: 'object', additionalProperties: true, properties: { a: { type: 'integer' } } }, { a: 1, z: 'kept', y: { nested: true } })
+  resp('/r/addl-typed', { type: 'object', additionalProperties: { type: 'string' }, properties: { a: { type: 'integer' } } }, { a: 1, z: 5 })
+  resp('/r/missing-required', { type: 'object', required: ['a'], properties: { a: { type: 'string' } } }, {})
+  resp('/r/string-top', { type: 'string' }, 'plain')
+  resp('/r/special', { type: 'object', properties: { s: { type: 'string' } } }, { s: 'quote " backslash \\ newline \n emoji 😀 lone \ud800' })
+  resp('/r/big', { type: 'object', properties: { n: { type: 'number' }, i: { type: 'integer' } } }, { n: 1e21, i: 2 ** 60 })
+  resp('/r/nan', { type: 'object', properties: { n: { type: 'number' } } }, { n: NaN })
+  return app
+}
+
+const schemaCases: Array<[string, string, unknown?, Record<string, string>?]> = [
+  ['POST', '/ref', { name: 'Al', addr: { city: 'C', zip: '12345' } }], ['POST', '/ref', { name: 'A' }], ['POST', '/ref', { name: 'Al', addr: { zip: '1' } }],
+  ['POST', '/ref-prop', { a: { city: 1 } }],
+  ['POST', '/defaults', {}], ['POST', '/addl', { a: 'x', b: 1 }], ['POST', '/addl-schema', { a: 'x', b: '2', c: 'no' }],
+  ['POST', '/nullable', { a: null }], ['POST', '/anyof', { a: '1' }], ['POST', '/anyof', { a: 'true' }], ['POST', '/anyof', { a: 'x' }],
+  ['POST', '/oneof', { a: 1, b: 2 }], ['POST', '/oneof', { c: 1 }], ['POST', '/enum', { e: 'z' }], ['POST', '/enum', { e: 'x', c: 4 }],
+  ['POST', '/formats', { email: 'nope' }], ['POST', '/formats', { dt: '2020-01-01' }], ['POST', '/formats', { u: 'x' }], ['POST', '/formats', { uri: 'relative/path' }],
+  ['POST', '/formats', { email: 'a@b.co', dt: '2020-01-01T00:00:00Z', u: '123e4567-e89b-12d3-a456-426614174000', uri: 'http://x' }],
+  ['POST', '/arrays', { t: [] }], ['POST', '/arrays', { t: [1, 1] }], ['POST', '/arrays', { t: ['1', 2] }], ['POST', '/arrays', { t: 5 }],
+  ['POST', '/string-body', '"abcd"'], ['POST', '/string-body', '"ab"'], ['POST', '/int-body', '"12"'], ['POST', '/int-body', '[3]'],
+  ['GET', '/headers', null, { 'x-n': '5', 'x-b': 'true' }], ['GET', '/headers', null, { 'x-n': 'five' }], ['GET', '/headers', null, {}],
+  ['GET', '/q?a=1&a=2&b=false&s=1&n='], ['GET', '/q?a=x'], ['GET', '/q?b=maybe'], ['GET', '/q?a=1'],
+  ['GET', '/p/7/true'], ['GET', '/p/x/true'], ['GET', '/p/7/yes'],
+  ...['nullable', 'null-nonnullable', 'coerce', 'int-round', 'date', 'default', 'ref', 'anyof', 'array-top', 'addl', 'addl-typed', 'missing-required', 'string-top', 'special', 'big', 'nan'].map((n): [string, string] => ['GET', '/r/' + n])
+]
+
+async function schemaAnswers (factory: Factory): Promise<string[]> {
+  const app = buildSchemaApp(factory)
+  await app.ready()
+  const out: string[] = []
+  for (const [method, url, body, headers] of schemaCases) {
+    const request: any = { method, url, headers: { ...(body != null ? json : {}), ...(headers ?? {}) } }
+    if (body != null) request.payload = typeof body === 'string' ? body : JSON.stringify(body)
+    const res = await app.inject(request)
+    out.push(`${method} ${url} ${request.payload ?? ''} ${JSON.stringify(headers ?? {})} → ${res.statusCode} ${res.headers['content-type']} ${res.payload}`)
+  }
+  await app.close()
+  return out
+}
+
+test('validation and serialization answer the same on Enclave and fastify@4', async () => {
+  const ours = await schemaAnswers(enclave)
+  const theirs = await schemaAnswers(Fastify as unknown as Factory)
+  assert.equal(ours.length, schemaCases.length)
+  const differences = ours.map((line, i) => line === theirs[i] ? null : `Enclave: ${line}\nFastify: ${theirs[i]}`).filter((d) => d !== null)
+  assert.deepEqual(differences, [])
+})
