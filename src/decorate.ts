@@ -67,8 +67,9 @@ function decorateObject (instance: any, target: 'request' | 'reply', name: strin
     return
   }
   if (value !== null && typeof value === 'object') {
-    process.emitWarning(`You are decorating ${target === 'request' ? 'Request' : 'Reply'} with a reference type. ` +
-      `This reference is shared amongst all requests. Use an onRequest hook instead. Property: ${String(name)}`, 'EnclaveDeprecation')
+    // Fastify 4's FSTDEP006 (its text and code, so filters on either keep working), for every such property
+    process.emitWarning('You are decorating Request/Reply with a reference type. This reference is shared amongst all ' +
+      `requests. Use onRequest hook instead. Property: ${String(name)}`, { type: 'DeprecationWarning', code: 'FSTDEP006' })
   }
   propsOf(context, target).push([name, value])
 }

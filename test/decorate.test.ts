@@ -201,13 +201,14 @@ test('symbol names work as decorators', async () => {
 
 test('decorating a request with an object warns (it would be shared between requests)', async (t) => {
   const warnings: string[] = []
-  const onWarning = (w: Error) => { warnings.push(w.message) }
+  const onWarning = (w: any) => { warnings.push(`${w.name} ${w.code} ${w.message}`) }
   process.on('warning', onWarning)
   t.after(() => { process.off('warning', onWarning) })
   const app = enclave()
   app.decorateRequest('shared', { a: 1 })
+  app.decorateReply('list', [])
   await new Promise((resolve) => setImmediate(resolve))
-  assert.equal(warnings.length, 1)
-  assert.match(warnings[0], /reference type/)
-  assert.match(warnings[0], /shared/)
+  const text = 'You are decorating Request/Reply with a reference type. This reference is shared amongst all requests. ' +
+    'Use onRequest hook instead. Property: '
+  assert.deepEqual(warnings, [`DeprecationWarning FSTDEP006 ${text}shared`, `DeprecationWarning FSTDEP006 ${text}list`])
 })
