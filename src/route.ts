@@ -314,7 +314,10 @@ export const routeInstanceMethods = {
     const found = this[kApp].router.findRoute(String(opts.method).toUpperCase(), opts.url, opts.constraints ?? {})
     if (found === null) return null
     const record: RouteRecord = found.store
-    return { handler: record.options.handler, params: found.params, config: record.options.config, schema: record.options.schema }
+    // as Fastify 4 documents it: each parameter name mapped to its pattern (`{ id: ':id' }`, `{ '*': '*' }`)
+    const params: Record<string, string> = {}
+    for (const name of found.params as string[]) params[name] = name === '*' ? '*' : `:${name}`
+    return { handler: record.options.handler, params, searchParams: found.searchParams ?? {}, config: record.options.config, schema: record.options.schema }
   },
   addConstraintStrategy (this: any, strategy: { name: string }): any {
     const app = this[kApp]
