@@ -84,8 +84,8 @@ function dispatch (app: any, req: any, res: any, found: any): void {
 
 /** Starts the not-found handler of the URL's context: what an unmatched request gets (`getDefaultRoute()`). */
 export function startNotFound (app: any, req: any, res: any): void {
-  const { record, query } = findNotFound(app, req.method, req.url)
-  startRequest(app, record.context!, req, res, {}, query)
+  const { record, params, query } = findNotFound(app, req.method, req.url)
+  startRequest(app, record.context!, req, res, params, query)
 }
 
 /** The user's `setDefaultRoute` function; a throw is answered 500 rather than left to crash the process. */

@@ -91,14 +91,15 @@ function warnDefaultRouteDeprecated (): void {
   { type: 'DeprecationWarning', code: 'FSTDEP014' })
 }
 
-/** The not-found route record for a method and URL (never null: the root default matches everything). */
-export function findNotFound (app: any, method: string, url: string): { record: RouteRecord, query: any } {
+/** The not-found route record for a method and URL (never null: the root default matches everything), its params and query. */
+export function findNotFound (app: any, method: string, url: string): { record: RouteRecord, params: any, query: any } {
   const found = app.notFoundRouter.find(supportedMethods.includes(method) ? method : 'GET', url)
   if (found === null || found.store === null || found.store === undefined) {
     const record = app.notFoundByPrefix.get('')
-    return { record, query: {} }
+    return { record, params: {}, query: {} }
   }
-  return { record: found.store, query: found.searchParams }
+  // `params['*']` is the rest of the URL after the handler's prefix, as in Fastify
+  return { record: found.store, params: found.params, query: found.searchParams }
 }
 
 /** `reply.callNotFound()`: answers with the not-found handler of the request's URL (its preHandler hooks only). */

@@ -4,7 +4,7 @@
  * Every encapsulation context gets its own subclass, so `decorateRequest` in one context never reaches a sibling.
  */
 import proxyAddr from 'proxy-addr'
-import { kRouteContext } from './symbols'
+import { kApp, kRouteContext } from './symbols'
 import type { RouteContext } from './context'
 import { requestSchemaMethods } from './route-schema-functions'
 
@@ -100,24 +100,26 @@ Object.defineProperties(Request.prototype, {
     get () {
       const context: RouteContext = this[kRouteContext]
       const options = context.options
+      // a not-found handler is no route: Fastify reports no method, url or config of its own
+      const isRoute = !context.isNotFound
       return {
-        method: context.method,
-        url: context.url,
+        method: isRoute ? context.method : undefined,
+        url: isRoute ? context.url : undefined,
         config: context.config,
         schema: context.schema,
         bodyLimit: context.bodyLimit,
-        attachValidation: context.attachValidation,
+        attachValidation: isRoute ? context.attachValidation : undefined,
         logLevel: context.logLevel,
-        exposeHeadRoute: options.exposeHeadRoute,
-        prefixTrailingSlash: options.prefixTrailingSlash,
+        exposeHeadRoute: isRoute ? options.exposeHeadRoute ?? context.instance[kApp].options.exposeHeadRoutes : undefined,
+        prefixTrailingSlash: isRoute ? options.prefixTrailingSlash ?? 'both' : undefined,
         version: (options.constraints as any)?.version,
         handler: context.handler
       }
     }
   },
   routeConfig: { get () { return this[kRouteContext].config } },
-  routerPath: { get () { return this[kRouteContext].url } },
-  routerMethod: { get () { return this[kRouteContext].method } },
+  routerPath: { get () { return this[kRouteContext].isNotFound ? undefined : this[kRouteContext].url } },
+  routerMethod: { get () { return this[kRouteContext].isNotFound ? undefined : this[kRouteContext].method } },
   routeSchema: { get () { return this[kRouteContext].schema } },
   is404: { get () { return this[kRouteContext].isNotFound } },
   context: { get () { return this[kRouteContext] } }

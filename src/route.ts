@@ -244,7 +244,8 @@ export function compileRoute (record: RouteRecord, bodyLimit: number, identity: 
     method: record.method,
     url: record.url,
     options,
-    config: { ...options.config, url: record.url, method: record.method },
+    // a not-found handler's options carry internal markers (isDefault): its config is empty, as in Fastify
+    config: record.isNotFound ? {} : { ...options.config, url: record.url, method: record.method },
     schema: options.schema,
     handler: options.handler,
     instance,

@@ -224,3 +224,48 @@ async function schemaAnswers (factory: Factory): Promise<string[]> {
 test('validation and serialization answer the same on Enclave and fastify@4', async () => {
   await assertSameAnswers(schemaAnswers, schemaCases.length)
 })
+
+/** What a handler (or a not-found handler) sees of its request and reply, under three `trustProxy` settings. */
+async function requestViews (factory: Factory): Promise<string[]> {
+  const out: string[] = []
+  for (const trustProxy of [undefined, true, '10.0.0.1']) {
+    const app = factory(trustProxy === undefined ? {} : { trustProxy })
+    const describe = (req: any, reply: any): unknown => {
+      const route = req.routeOptions
+      return {
+        id: req.id, url: req.url, originalUrl: req.originalUrl, method: req.method, ip: req.ip, ips: req.ips, hostname: req.hostname,
+        protocol: req.protocol, is404: req.is404, params: req.params, query: req.query, body: req.body ?? null,
+        routerPath: req.routerPath, routerMethod: req.routerMethod, routeConfig: req.routeConfig,
+        routeOptions: {
+          method: route.method, url: route.url, bodyLimit: route.bodyLimit, attachValidation: route.attachValidation, logLevel: route.logLevel,
+          exposeHeadRoute: route.exposeHeadRoute, prefixTrailingSlash: route.prefixTrailingSlash, config: route.config, schema: route.schema ?? null
+        },
+        sent: reply.sent, statusCode: reply.statusCode, replyHeaders: reply.getHeaders(), server: req.server === app
+      }
+    }
+    app.get('/info/:p', { config: { k: 1 } }, async (req: any, reply: any) => describe(req, reply))
+    app.post('/info', { bodyLimit: 100, schema: { body: { type: 'object' } } }, async (req: any, reply: any) => describe(req, reply))
+    app.register(async (api: any) => {
+      api.setNotFoundHandler(async (req: any, reply: any) => { reply.code(404); return describe(req, reply) })
+    }, { prefix: '/api' })
+    app.setNotFoundHandler(async (req: any, reply: any) => { reply.code(404); return describe(req, reply) })
+    await app.ready()
+    const forwarded = { 'x-forwarded-for': '1.1.1.1, 10.0.0.1', 'x-forwarded-host': 'ex.com:8080', 'x-forwarded-proto': 'https', host: 'orig:1' }
+    for (const request of [
+      { url: '/info/a%20b?x=1&y=%20' },
+      { url: '/info/z', headers: forwarded, remoteAddress: '10.0.0.1' },
+      { url: '/info', method: 'POST', payload: { a: 1 } },
+      { url: '/missing/deeper?q=1' },
+      { url: '/api/missing' }
+    ]) {
+      const res = await app.inject(request)
+      out.push(`${String(trustProxy)} ${request.url} → ${res.statusCode} ${res.payload}`)
+    }
+    await app.close()
+  }
+  return out
+}
+
+test('handlers see the same request and reply on Enclave and fastify@4', async () => {
+  await assertSameAnswers(requestViews, 15)
+})
