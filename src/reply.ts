@@ -152,7 +152,8 @@ proto.send = function send (this: any, payload?: unknown) {
   if (this[kReplyInOnError]) throw new codes.FST_ERR_SEND_INSIDE_ONERR()
   if (this[kReplyStarted] || this[kReplyHijacked]) {
     const context: RouteContext = this[kRouteContext]
-    this.log.warn({ err: new codes.FST_ERR_REP_ALREADY_SENT(context.url, context.method) }, 'Reply was already sent')
+    const err = new codes.FST_ERR_REP_ALREADY_SENT(context.url, context.method)
+    this.log.warn({ err }, err.message)
     return this
   }
   if (payload instanceof Error) {

@@ -22,7 +22,8 @@ export function defaultSchemaErrorFormatter (errors: any[], dataVar: string): Er
     if (i > 0) text += ', '
     text += `${dataVar}${e?.instancePath ?? ''} ${e?.message ?? 'is invalid'}`
   }
-  return new codes.FST_ERR_VALIDATION(text === '' ? `${dataVar} is invalid` : text)
+  // a plain Error, as Fastify 4's (logs show `type: "Error"`); buildValidationError adds statusCode and code
+  return new Error(text === '' ? `${dataVar} is invalid` : text)
 }
 
 /** Fail-fast check for the factory option, `setSchemaErrorFormatter` and the route option. */

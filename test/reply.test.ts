@@ -506,7 +506,7 @@ describe('sent, getResponseTime, return values', () => {
     assert.equal(res.payload, 'first')
     const warnings = sink.lines.filter((l) => l.level === 40)
     assert.equal(warnings.length, 1)
-    assert.equal(warnings[0].msg, 'Reply was already sent')
+    assert.equal(warnings[0].msg, 'Reply was already sent, did you forget to "return reply" in "/" (GET)?')
     assert.equal(warnings[0].err.code, 'FST_ERR_REP_ALREADY_SENT')
   })
 

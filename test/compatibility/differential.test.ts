@@ -269,3 +269,36 @@ async function requestViews (factory: Factory): Promise<string[]> {
 test('handlers see the same request and reply on Enclave and fastify@4', async () => {
   await assertSameAnswers(requestViews, 15)
 })
+
+/** The log lines of errors, validation failures, double sends and 404s (times, pids and stacks left out). */
+async function logLines (factory: Factory): Promise<string[]> {
+  const lines: any[] = []
+  const app = factory({ logger: { level: 'trace', stream: { write (line: string) { lines.push(JSON.parse(line)) } } } })
+  app.get('/500', async () => { throw new Error('boom') })
+  app.get('/418', async () => { throw Object.assign(new Error('teapot'), { statusCode: 418 }) })
+  app.get('/503', async () => { throw Object.assign(new Error('unavailable'), { statusCode: 503 }) })
+  app.post('/validation', { schema: { body: { type: 'object', required: ['a'] } } }, async () => 'x')
+  app.get('/twice', (_req: any, reply: any) => { reply.send('a'); reply.send('b') })
+  app.get('/undefined', async () => undefined)
+  app.get('/custom-error-handler', { errorHandler: (err: Error, _req: any, reply: any) => { reply.send(err) } }, async () => { throw new Error('custom') })
+  await app.ready()
+  for (const request of [{ url: '/500' }, { url: '/418' }, { url: '/503' }, { url: '/validation', method: 'POST', payload: {} }, { url: '/twice' },
+    { url: '/undefined' }, { url: '/custom-error-handler' }, { url: '/none' }]) {
+    lines.push({ request: request.url })
+    await app.inject(request)
+    await new Promise((resolve) => setTimeout(resolve, 5))
+  }
+  await app.close()
+  return lines.map(({ time: _time, pid: _pid, hostname: _hostname, responseTime: _responseTime, ...line }) => {
+    if (line.err !== undefined) {
+      const { type, message, code, statusCode, stack } = line.err
+      line.err = { type, message, code, statusCode, stack: typeof stack, keys: Object.keys(line.err).sort().join() }
+    }
+    if (line.req !== undefined) line.req = Object.keys(line.req).join()
+    return JSON.stringify(line)
+  })
+}
+
+test('errors and requests are logged the same on Enclave and fastify@4', async () => {
+  await assertSameAnswers(logLines, 31)
+})

@@ -244,7 +244,7 @@ describe('a reply sent twice', () => {
     }
     const warnings = lines.filter((l) => l.level === 40)
     assert.ok(warnings.length >= 1, JSON.stringify(lines))
-    assert.equal(warnings[0].msg, 'Reply was already sent')
+    assert.equal(warnings[0].msg, 'Reply was already sent, did you forget to "return reply" in "/twice" (GET)?')
     assert.equal(warnings[0].err.code, 'FST_ERR_REP_ALREADY_SENT')
     assert.equal((await rawGet(port, '/twice')).status, 200)
     await app.close()
