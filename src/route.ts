@@ -165,12 +165,14 @@ export function route (this: any, options: unknown): any {
       method: Array.isArray(given.method) ? methods : methods[0],
       url: fullPath,
       path: fullPath,
-      routePath: url,
+      // Fastify's `routePath` of the slash-less variant of a prefixed '/' route is ''
+      routePath: url === '/' && !fullPath.endsWith('/') ? '' : url,
       prefix: context.prefix,
       config: given.config ?? {},
       handler: given.handler,
-      // the plugin's `logLevel` register option, set before onRoute hooks so they see it (as in Fastify)
-      logLevel: given.logLevel ?? context.logLevel
+      attachValidation: given.attachValidation ?? false,
+      // the plugin's `logLevel` register option, set before onRoute hooks so they see it; '' means none (as Fastify)
+      logLevel: given.logLevel ?? context.logLevel ?? ''
     }
     // the automatic HEAD route starts from the options as given, before onRoute hooks changed them (as Fastify)
     const headTemplate = { ...routeOptions, config: { ...routeOptions.config } }

@@ -373,6 +373,22 @@ describe('application hooks', () => {
     assert.deepEqual(seen, ['/v1/a', '/v1/a']) // GET, then its HEAD route
   })
 
+  test('onRoute options carry Fastify 4\'s defaults: attachValidation false, logLevel \'\', routePath \'\' for a bare prefix', async () => {
+    const app: any = enclave()
+    const seen: unknown[] = []
+    app.register(async (child: any) => {
+      child.addHook('onRoute', (opts: any) => { seen.push([opts.method, opts.url, opts.routePath, opts.attachValidation, opts.logLevel]) })
+      child.get('/', { exposeHeadRoute: false }, async () => 'root')
+      child.post('/x', { attachValidation: true, logLevel: 'warn' }, async () => 'x')
+    }, { prefix: '/v1' })
+    await app.ready()
+    assert.deepEqual(seen, [
+      ['GET', '/v1', '', false, ''],
+      ['GET', '/v1/', '/', false, ''],
+      ['POST', '/v1/x', '/x', true, 'warn']
+    ])
+  })
+
   test('onRegister is called with each new child instance and its options', async () => {
     const app: any = enclave()
     const seen: unknown[] = []
