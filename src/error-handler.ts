@@ -108,7 +108,7 @@ function sendErrorPayload (reply: any, error: any): void {
   headers['content-type'] = 'application/json; charset=utf-8'
   let body: string
   try {
-    body = serializeErrorPayload(reply[kRouteContext], payload)
+    body = serializeErrorPayload(reply[kRouteContext], payload, error !== null && typeof error === 'object' ? error : payload)
   } catch (serializationError: any) {
     reply.log.error({ err: serializationError }, 'the error payload could not be serialized')
     reply.raw.statusCode = 500

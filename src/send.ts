@@ -60,9 +60,10 @@ export function sendPayload (reply: any, payload: unknown): void {
       return
     }
   }
-  // objects and `null` (valid JSON) are serialized
+  // objects and `null` (valid JSON) are serialized; a `reply.serializer()` of the handler's own may write anything,
+  // so its content type is the handler's to set (as in Fastify)
   if (contentType === undefined) {
-    headers['content-type'] = jsonContentType
+    if (reply[kReplySerializer] === null) headers['content-type'] = jsonContentType
   } else if (reply[kReplySerializer] === null && !contentType.includes('json') && reply[kRouteContext].replySerializer === null) {
     // `null` under a non-JSON type is an empty body; an object has no way to become one
     if (payload === null) onSendHook(reply, null)

@@ -304,18 +304,24 @@ export function serializeError (err: { statusCode: number, code?: string, error:
 }
 
 /**
- * For the default error handler's `{ statusCode, code, error, message }`: the route's schema for the status (a '4xx'
- * or '5xx' one, say) when there is one, else the default error format. `reply.serializer` and `setReplySerializer`
- * are not used: error bodies are JSON. Throws a serialization error when the route's schema fails on the payload.
+ * For the default error handler: the route's schema for the status (a '4xx' or '5xx' one, say) applied to the error
+ * itself when there is one, else the default `{ statusCode, code, error, message }` format. `reply.serializer` and
+ * `setReplySerializer` are not used: error bodies are JSON. Throws a serialization error when the schema fails.
  */
 export function serializeErrorPayload (
-  context: RouteContext | null | undefined, payload: { statusCode: number, code?: string, error: string, message: string }
+  context: RouteContext | null | undefined, payload: { statusCode: number, code?: string, error: string, message: string }, error: object
 ): string {
   const entry = context?.serializers?.forStatus(payload.statusCode)
   const fn = entry instanceof ContentTypeSerializers ? entry.json : entry
   if (fn === undefined) return serializeError(payload)
   try {
-    return fn(payload)
+    // as Fastify 4: the schema picks from the error itself (its own and inherited properties: `code`, custom fields,
+    // getters), with the status, its reason phrase and the message fixed
+    return fn(Object.create(error, {
+      statusCode: { value: payload.statusCode },
+      error: { value: payload.error },
+      message: { value: payload.message }
+    }))
   } catch (err) {
     throw asSerializationError(err)
   }

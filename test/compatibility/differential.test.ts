@@ -302,3 +302,59 @@ async function logLines (factory: Factory): Promise<string[]> {
 test('errors and requests are logged the same on Enclave and fastify@4', async () => {
   await assertSameAnswers(logLines, 31)
 })
+
+/** The reply API: headers, types, serializers, schema helpers, redirects, trailers, errors through response schemas. */
+async function replyAnswers (factory: Factory): Promise<string[]> {
+  const app = factory()
+  const get = (path: string, handler: any, opts: any = {}): void => { app.get(path, opts, handler) }
+  class DetailedError extends Error { get computed (): string { return 'from-getter' } }
+  const errorSchema = {
+    response: {
+      '4xx': {
+        type: 'object',
+        properties: { statusCode: { type: 'integer' }, error: { type: 'string' }, code: { type: 'string' }, message: { type: 'string' }, extra: { type: 'string' }, computed: { type: 'string' }, name: { type: 'string' } }
+      }
+    }
+  }
+  get('/headers', async (_q: any, r: any) => {
+    r.header('X-Upper', 'v').header('set-cookie', 'a=1').header('set-cookie', ['b=2', 'c=3'])
+    return { has: r.hasHeader('x-upper'), get: r.getHeader('X-UPPER'), cookies: r.getHeader('set-cookie'), all: r.getHeaders() }
+  })
+  get('/remove-header', async (_q: any, r: any) => { r.header('content-type', 'text/plain'); r.removeHeader('Content-Type'); return { a: 1 } })
+  get('/header-values', async (_q: any, r: any) => { r.header('x-num', 5).header('x-bool', true).header('x-undef', undefined); return r.getHeaders() })
+  get('/type-charset', async (_q: any, r: any) => { r.type('text/html; charset=latin1'); return 'x' })
+  get('/type-vendor-json', async (_q: any, r: any) => { r.type('application/vnd.api+json'); return { a: 1 } })
+  get('/type-text-object', async (_q: any, r: any) => { r.type('text/plain'); return { a: 1 } })
+  get('/type-json-string', async (_q: any, r: any) => { r.type('application/json'); return 'not json' })
+  get('/serialize', async (_q: any, r: any) => r.serialize({ a: 1 }))
+  get('/serializer', async (_q: any, r: any) => { r.serializer((p: unknown) => 'custom:' + JSON.stringify(p)); return { a: 1 } })
+  get('/compile-serialization', async (_q: any, r: any) => r.compileSerializationSchema({ type: 'object', properties: { a: { type: 'string' } } })({ a: 1, b: 2 }))
+  get('/compile-validation', async (q: any) => { const v = q.compileValidationSchema({ type: 'object', required: ['x'] }); return { ok: v({}), errors: v.errors } })
+  get('/validate-input', async (q: any) => ({ ok: q.validateInput({ a: 'x' }, { type: 'object', properties: { a: { type: 'integer' } } }) }))
+  get('/status', async (_q: any, r: any) => { r.status(201); return { code: r.statusCode } })
+  get('/raw-status', async (_q: any, r: any) => { r.raw.statusCode = 202; return 'raw' })
+  get('/redirect-relative', async (_q: any, r: any) => r.redirect('../up'))
+  get('/call-not-found', async (_q: any, r: any) => r.callNotFound())
+  get('/trailer', async (_q: any, r: any) => { r.trailer('x-t', async () => 'tv'); return 'with trailer' })
+  get('/hijack-then-return', async (_q: any, r: any) => { r.hijack(); r.raw.end('raw end'); return 'ignored' })
+  get('/send-error', async (_q: any, r: any) => r.code(400).send(new Error('as payload')))
+  get('/error-through-schema', async () => { throw Object.assign(new DetailedError('conflict'), { statusCode: 409, code: 'E_CONFLICT', extra: 'x' }) }, { schema: errorSchema })
+  get('/sent-error-through-schema', async (_q: any, r: any) => r.code(400).send(new Error('sent')), { schema: errorSchema })
+  get('/error-with-validation', async () => { throw Object.assign(new Error('v'), { statusCode: 422, validation: [{ m: 1 }] }) })
+  await app.ready()
+  const out: string[] = []
+  for (const url of ['/headers', '/remove-header', '/header-values', '/type-charset', '/type-vendor-json', '/type-text-object', '/type-json-string', '/serialize',
+    '/serializer', '/compile-serialization', '/compile-validation', '/validate-input', '/status', '/raw-status', '/redirect-relative', '/call-not-found',
+    '/trailer', '/hijack-then-return', '/send-error', '/error-through-schema', '/sent-error-through-schema', '/error-with-validation']) {
+    const res = await app.inject(url)
+    const headers: Record<string, unknown> = {}
+    for (const name of [...keptHeaders, 'set-cookie', 'x-upper', 'x-num', 'x-bool', 'x-undef', 'trailer']) if (res.headers[name] !== undefined) headers[name] = res.headers[name]
+    out.push(`${url} → ${res.statusCode} ${JSON.stringify(headers)} ${res.payload} ${JSON.stringify(res.trailers ?? {})}`)
+  }
+  await app.close()
+  return out
+}
+
+test('the reply API answers the same on Enclave and fastify@4', async () => {
+  await assertSameAnswers(replyAnswers, 22)
+})
