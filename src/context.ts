@@ -155,3 +155,10 @@ export interface RouteContext {
   /** Schemas compiled on demand by `request.compileValidationSchema` / `reply.compileSerializationSchema`; created on first use. */
   schemaFunctions: RouteSchemaFunctions | null
 }
+
+/** A route's list of one hook: its context's (inherited ones included), then the route option's (one or a list). */
+export function routeHooks (plugin: PluginContext, options: RouteOptions, name: LifecycleHookName): AnyFn[] {
+  const own: unknown = options[name]
+  if (own === undefined) return plugin.hooks[name].slice()
+  return plugin.hooks[name].concat(own as AnyFn | AnyFn[])
+}

@@ -6,12 +6,13 @@
 import FindMyWay from 'find-my-way'
 import { codes } from './errors'
 import { kContext, kApp } from './symbols'
-import { lifecycleHooks, type AnyFn, type PluginContext, type RouteContext, type RouteOptions } from './context'
+import { lifecycleHooks, routeHooks, type AnyFn, type PluginContext, type RouteContext, type RouteOptions } from './context'
 import { collectProps } from './decorate'
 import { compileRouteValidation } from './validation'
 import { compileRouteSerializers } from './serialization'
 import type { NormalizedOptions } from './options'
 import { resolveGenReqId, resolveRequestLogger, type RequestIdentityDefaults } from './request-identity'
+import { buildPrettyMeta, prettyPrintOptions } from './route-printing'
 
 export const supportedMethods = [
   'DELETE', 'GET', 'HEAD', 'PATCH', 'POST', 'PUT', 'OPTIONS', 'PROPFIND', 'PROPPATCH', 'MKCOL', 'COPY', 'MOVE',
@@ -65,24 +66,6 @@ function constraintStrategies (options: NormalizedOptions): Record<string, unkno
     }
   }
   return { ...options.constraints, version }
-}
-
-/**
- * What `printRoutes({ includeMeta, includeHooks })` shows of a route: its hooks (the compiled, inherited list once
- * ready), its error handler, log level and config; never the internal record with its instance and context.
- */
-function buildPrettyMeta (route: any): Record<string, unknown> {
-  const record: RouteRecord | null | undefined = route?.store
-  if (record === null || record === undefined) return {}
-  const meta: Record<string, unknown> = {}
-  for (const name of lifecycleHooks) {
-    const hooks = record.context !== null ? record.context[name] : asList(record.options[name])
-    if (hooks !== null && hooks.length > 0) meta[name] = hooks
-  }
-  if (record.options.errorHandler !== undefined) meta.errorHandler = record.options.errorHandler
-  if (record.options.logLevel !== undefined) meta.logLevel = record.options.logLevel
-  if (record.options.config !== undefined) meta.config = record.options.config
-  return meta
 }
 
 function noopHandler (): void {}
@@ -228,17 +211,12 @@ function derivesConstraints (router: any): boolean {
   return router.constrainer.strategiesInUse.size > 0 || router.constrainer.asyncStrategiesInUse.size > 0
 }
 
-function asList (value: unknown): AnyFn[] {
-  if (value === undefined) return []
-  return Array.isArray(value) ? value : [value as AnyFn]
-}
-
 /** Resolves everything a route needs per request, once. Throws (failing `ready()`) on a bad schema. */
 export function compileRoute (record: RouteRecord, bodyLimit: number, identity: RequestIdentityDefaults): RouteContext {
   const { options, plugin, instance } = record
   const hooks: Record<string, AnyFn[] | null> = {}
   for (const name of lifecycleHooks) {
-    const list = plugin.hooks[name].concat(asList(options[name])).map((fn) => fn.bind(instance))
+    const list = routeHooks(plugin, options, name).map((fn) => fn.bind(instance))
     hooks[name] = list.length > 0 ? list : null
   }
   const routeOptions = { ...options, method: record.method }
@@ -334,9 +312,6 @@ export const routeInstanceMethods = {
     return this[kApp].router.hasConstraintStrategy(name)
   },
   printRoutes (this: any, opts: Record<string, any> = {}): string {
-    // includeHooks is a shortcut for listing every lifecycle hook in includeMeta
-    let includeMeta = opts.includeMeta
-    if (opts.includeHooks === true) includeMeta = Array.isArray(includeMeta) ? [...lifecycleHooks, ...includeMeta] : includeMeta === true ? true : [...lifecycleHooks]
-    return this[kApp].router.prettyPrint({ ...opts, includeMeta })
+    return this[kApp].router.prettyPrint(prettyPrintOptions(opts))
   }
 }

@@ -352,18 +352,27 @@ test('errors thrown by a sync handler become a 500', async () => {
   await app.close()
 })
 
-test('printRoutes({ includeHooks, includeMeta }) lists hooks and config, not internals', async () => {
-  const app = enclave()
+test('printRoutes({ includeHooks, includeMeta }) lists hooks, error handler and log level, not internals', async () => {
+  const app = enclave({ exposeHeadRoutes: false })
   app.addHook('onRequest', async function checkAuth () {})
   app.get('/a', { config: { x: 1 }, preHandler: async function loadUser () {} }, async () => 'a')
   await app.ready()
-  const hooks = app.printRoutes({ includeHooks: true })
-  assert.match(hooks, /\(onRequest\) \["checkAuth\(\)"\]/)
-  assert.match(hooks, /\(preHandler\) \["loadUser\(\)"\]/)
-  assert.doesNotMatch(hooks, /config/)
-  const meta = app.printRoutes({ includeMeta: true })
-  assert.match(meta, /\(config\) \{"x":1\}/)
-  assert.doesNotMatch(meta, /pluginName|instance/)
+  assert.equal(app.printRoutes({ includeHooks: true }), [
+    '└── /',
+    '    └── a (GET)',
+    '        • (onRequest) ["checkAuth()"]',
+    '        • (preHandler) ["loadUser()"]',
+    ''
+  ].join('\n'))
+  assert.equal(app.printRoutes({ includeMeta: true }), [
+    '└── /',
+    '    └── a (GET)',
+    '        • (errorHandler) "defaultErrorHandler()"',
+    '        • (logLevel) ""',
+    '        • (onRequest) ["checkAuth()"]',
+    '        • (preHandler) ["loadUser()"]',
+    ''
+  ].join('\n'))
   await app.close()
 })
 
