@@ -142,31 +142,47 @@ export function route (this: any, options: unknown): any {
   validateRouteOptions(given, methods, url)
 
   const context: PluginContext = this[kContext]
-  for (const fullPath of prefixedPaths(context.prefix, url, given.prefixTrailingSlash, app.options.ignoreTrailingSlash)) {
-    const routeOptions: RouteOptions = {
-      ...given,
-      method: Array.isArray(given.method) ? methods : methods[0],
-      url: fullPath,
-      path: fullPath,
-      // Fastify's `routePath` of the slash-less variant of a prefixed '/' route is ''
-      routePath: url === '/' && !fullPath.endsWith('/') ? '' : url,
-      prefix: context.prefix,
-      config: given.config ?? {},
-      handler: given.handler,
-      attachValidation: given.attachValidation ?? false,
-      // the plugin's `logLevel` register option, set before onRoute hooks so they see it; '' means none (as Fastify)
-      logLevel: given.logLevel ?? context.logLevel ?? ''
-    }
-    // the automatic HEAD route starts from the options as given, before onRoute hooks changed them (as Fastify)
-    const headTemplate = { ...routeOptions, config: { ...routeOptions.config } }
-    for (const hook of context.hooks.onRoute) hook.call(this, routeOptions)
-    // onRoute hooks may rewrite anything; what they leave is what gets registered
-    const finalMethods = normalizeMethods(routeOptions.method)
-    validateRouteOptions(routeOptions, finalMethods, routeOptions.url)
-    for (const method of finalMethods) addToRouter(app, this, context, routeOptions, method, false)
-    if (finalMethods.includes('GET')) addHeadRoute(app, this, context, headTemplate, routeOptions)
+  const [fullPath, slashVariant] = prefixedPaths(context.prefix, url, given.prefixTrailingSlash, app.options.ignoreTrailingSlash)
+  const routeOptions: RouteOptions = {
+    ...given,
+    method: Array.isArray(given.method) ? methods : methods[0],
+    url: fullPath,
+    path: fullPath,
+    // Fastify's `routePath` of the slash-less variant of a prefixed '/' route is ''
+    routePath: url === '/' && !fullPath.endsWith('/') ? '' : url,
+    prefix: context.prefix,
+    handler: given.handler,
+    attachValidation: given.attachValidation ?? false,
+    // the plugin's `logLevel` register option, set before onRoute hooks so they see it; '' means none (as Fastify)
+    logLevel: given.logLevel ?? context.logLevel ?? ''
+  }
+  // the automatic HEAD route starts from the options as given, before onRoute hooks changed them (as Fastify)
+  const headTemplate = copyOptions(routeOptions)
+  const slash = slashVariant === undefined ? undefined : { url: slashVariant, path: slashVariant, routePath: '/' }
+  const slashHeadTemplate = slash === undefined ? undefined : { ...copyOptions(routeOptions), ...slash }
+  for (const hook of context.hooks.onRoute) hook.call(this, routeOptions)
+  register(app, this, context, routeOptions, headTemplate)
+  if (slash !== undefined) {
+    // The '/prefix/' variant of a prefixed '/' route (prefixTrailingSlash 'both'): as in Fastify 4, registered with
+    // the options onRoute hooks left on the first variant and not shown to them again (plugins such as swagger see
+    // the route once); its automatic HEAD route does go through onRoute.
+    register(app, this, context, { ...routeOptions, ...slash }, slashHeadTemplate!)
   }
   return this
+}
+
+/** A copy that onRoute hooks may change without changing the original, `config` included. */
+function copyOptions (options: RouteOptions): RouteOptions {
+  return options.config === undefined ? { ...options } : { ...options, config: { ...options.config } }
+}
+
+/** Adds the route, as onRoute hooks left it, for each of its methods, and its automatic HEAD route. */
+function register (app: any, instance: any, context: PluginContext, options: RouteOptions, headTemplate: RouteOptions): void {
+  // onRoute hooks may rewrite anything; what they leave is what gets registered
+  const methods = normalizeMethods(options.method)
+  validateRouteOptions(options, methods, options.url)
+  for (const method of methods) addToRouter(app, instance, context, options, method, false)
+  if (methods.includes('GET')) addHeadRoute(app, instance, context, headTemplate, options)
 }
 
 /** The HEAD route exposed for a GET route: a route of its own, so `onRoute` hooks (swagger, helmet…) see it. */
