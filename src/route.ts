@@ -158,15 +158,14 @@ export function route (this: any, options: unknown): any {
   }
   // the automatic HEAD route starts from the options as given, before onRoute hooks changed them (as Fastify)
   const headTemplate = copyOptions(routeOptions)
-  const slash = slashVariant === undefined ? undefined : { url: slashVariant, path: slashVariant, routePath: '/' }
-  const slashHeadTemplate = slash === undefined ? undefined : { ...copyOptions(routeOptions), ...slash }
+  const slashHeadTemplate = slashVariant === undefined ? undefined : atSlashVariant(copyOptions(routeOptions), slashVariant)
   for (const hook of context.hooks.onRoute) hook.call(this, routeOptions)
   register(app, this, context, routeOptions, headTemplate)
-  if (slash !== undefined) {
+  if (slashHeadTemplate !== undefined) {
     // The '/prefix/' variant of a prefixed '/' route (prefixTrailingSlash 'both'): as in Fastify 4, registered with
     // the options onRoute hooks left on the first variant and not shown to them again (plugins such as swagger see
     // the route once); its automatic HEAD route does go through onRoute.
-    register(app, this, context, { ...routeOptions, ...slash }, slashHeadTemplate!)
+    register(app, this, context, atSlashVariant(routeOptions, slashHeadTemplate.url), slashHeadTemplate)
   }
   return this
 }
@@ -174,6 +173,10 @@ export function route (this: any, options: unknown): any {
 /** A copy that onRoute hooks may change without changing the original, `config` included. */
 function copyOptions (options: RouteOptions): RouteOptions {
   return options.config === undefined ? { ...options } : { ...options, config: { ...options.config } }
+}
+
+function atSlashVariant (options: RouteOptions, url: string): RouteOptions {
+  return { ...options, url, path: url, routePath: '/' }
 }
 
 /** Adds the route, as onRoute hooks left it, for each of its methods, and its automatic HEAD route. */
