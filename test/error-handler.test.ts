@@ -200,6 +200,26 @@ describe('setErrorHandler', () => {
     assert.deepEqual((await app.inject('/fallback')).json(), { instance: 'from route handler' })
   })
 
+  test('a custom handler finds the error\'s status on the reply and answers with it unless it sets another', async () => {
+    // Fastify 4 leaves reply.statusCode at 200 here and answers errors 200 (docs/compatibility.md, deliberate differences)
+    const app: any = enclave()
+    const seen: number[] = []
+    app.setErrorHandler((err: any, _req: any, reply: any) => {
+      seen.push(reply.statusCode)
+      if (err.message === 'teapot') reply.code(418)
+      reply.send({ m: err.message })
+    })
+    app.get('/plain', async () => { throw new Error('plain') })
+    app.get('/conflict', async () => { throw Object.assign(new Error('conflict'), { statusCode: 409 }) })
+    app.get('/redirect-status', async () => { throw Object.assign(new Error('r'), { statusCode: 302 }) })
+    app.get('/teapot', async () => { throw new Error('teapot') })
+    app.get('/v', { schema: { querystring: { type: 'object', properties: { n: { type: 'integer' } } } } }, async () => 'x')
+    const statuses = []
+    for (const url of ['/plain', '/conflict', '/redirect-status', '/teapot', '/v?n=x']) statuses.push((await app.inject(url)).statusCode)
+    assert.deepEqual(statuses, [500, 409, 500, 418, 400])
+    assert.deepEqual(seen, [500, 409, 500, 500, 400])
+  })
+
   test('an async handler resolving undefined without sending answers an empty body with the error status', async () => {
     const app: any = enclave()
     app.setErrorHandler(async () => undefined)
