@@ -74,12 +74,25 @@ function decorateObject (instance: any, target: 'request' | 'reply', name: strin
   propsOf(context, target).push([name, value])
 }
 
+/**
+ * Whether `name` on `instance` is a decorator an ancestor context added: a plugin may then decorate the name again
+ * for itself and its children, as in Fastify. The framework's own members are never shadowed.
+ */
+function isAncestorDecorator (instance: any, name: string | symbol): boolean {
+  if (Object.hasOwn(instance, name)) return false
+  for (let context: PluginContext | null = instance[kContext].parent; context !== null; context = context.parent) {
+    if (context.instanceDecorators.has(name)) return true
+  }
+  return false
+}
+
 export const decoratorInstanceMethods = {
   decorate (this: any, name: string | symbol, value: unknown, dependencies?: string[]) {
     if (this[kApp].started) throw new codes.FST_ERR_DEC_AFTER_START(String(name))
-    if (name in this) throw new codes.FST_ERR_DEC_ALREADY_PRESENT(String(name))
+    if (name in this && !isAncestorDecorator(this, name)) throw new codes.FST_ERR_DEC_ALREADY_PRESENT(String(name))
     checkDependencies(this, 'instance', name, dependencies)
     define(this, name, value)
+    this[kContext].instanceDecorators.add(name)
     return this
   },
   decorateRequest (this: any, name: string | symbol, value: unknown, dependencies?: string[]) {

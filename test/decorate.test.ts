@@ -123,7 +123,7 @@ test('dependencies: present passes, missing throws FST_ERR_DEC_MISSING_DEPENDENC
   assert.equal(app.hasRequestDecorator('reqOther'), false)
 })
 
-test('redefinition throws FST_ERR_DEC_ALREADY_PRESENT, also for a name inherited from a parent', async () => {
+test('redefinition throws FST_ERR_DEC_ALREADY_PRESENT; request/reply decorators also when inherited from a parent', async () => {
   const app = enclave()
   app.decorate('x', 1)
   assert.throws(() => app.decorate('x', 2), (err: any) => {
@@ -136,11 +136,38 @@ test('redefinition throws FST_ERR_DEC_ALREADY_PRESENT, also for a name inherited
   app.decorateReply('p', function () {})
   assert.throws(() => app.decorateReply('p', 2), { code: 'FST_ERR_DEC_ALREADY_PRESENT' })
   app.register(async (child: any) => {
-    assert.throws(() => child.decorate('x', 3), { code: 'FST_ERR_DEC_ALREADY_PRESENT' })
     assert.throws(() => child.decorateRequest('r', 3), { code: 'FST_ERR_DEC_ALREADY_PRESENT' })
     assert.throws(() => child.decorateReply('p', 3), { code: 'FST_ERR_DEC_ALREADY_PRESENT' })
   })
   await app.ready()
+  await app.close()
+})
+
+test('a plugin may decorate a name its parent decorated: the value is its own and its children\'s (as in Fastify)', async () => {
+  const app = enclave()
+  app.decorate('x', 'root')
+  app.register(async (child: any) => {
+    child.decorate('x', 'child')
+    assert.throws(() => child.decorate('x', 'again'), { code: 'FST_ERR_DEC_ALREADY_PRESENT' })
+    child.get('/child', async function (this: any) { return { x: this.x } })
+    child.register(async (grandchild: any) => {
+      grandchild.get('/grandchild', async function (this: any) { return { x: this.x } })
+    })
+  })
+  app.register(async (sibling: any) => {
+    sibling.get('/sibling', async function (this: any) { return { x: this.x } })
+  })
+  // Fastify lets a plugin shadow its framework members too (inject, log…); Enclave refuses (docs/compatibility.md)
+  app.register(async (child: any) => {
+    for (const name of ['inject', 'log', 'prefix', 'get']) {
+      assert.throws(() => child.decorate(name, 1), { code: 'FST_ERR_DEC_ALREADY_PRESENT' }, name)
+    }
+  })
+  await app.ready()
+  assert.equal(app.x, 'root')
+  assert.deepEqual((await app.inject('/child')).json(), { x: 'child' })
+  assert.deepEqual((await app.inject('/grandchild')).json(), { x: 'child' })
+  assert.deepEqual((await app.inject('/sibling')).json(), { x: 'root' })
   await app.close()
 })
 
