@@ -47,8 +47,15 @@ export class PluginContext {
   /** Own (non-function) request/reply decorator values, set as own properties at construction for a stable shape. */
   requestProps: Array<[string | symbol, unknown]>
   replyProps: Array<[string | symbol, unknown]>
-  /** Names of plugins registered in this context or its ancestors (for plugin-meta `dependencies`). */
+  /** Plugin-meta names of plugins registered in this context or its ancestors: what `dependencies` may name. */
   registeredPlugins: string[]
+  /**
+   * With `registeredPlugins`, what `hasPlugin()` reports, as in Fastify: the non-encapsulated plugins loaded into
+   * this context or into an ancestor before this context was created, and this context's own plugin (an
+   * encapsulated plugin without plugin-meta is visible to itself only, not to its parent or children).
+   */
+  sharedPlugins: string[]
+  ownPlugin: string | null
   /** The `logLevel` register option of this context or its nearest ancestor: the default of its routes. */
   logLevel: string | undefined
   /** The `logSerializers` register options of this context and its ancestors, merged (nearest wins). */
@@ -62,7 +69,8 @@ export class PluginContext {
     instance: any, prefix: string, pluginName: string, hooks: HookLists, schema: SchemaContext,
     contentTypeParsers: ContentTypeParserRegistry, errorHandler: ErrorHandlerLink, replySerializer: AnyFn | null,
     Request: any, Reply: any, requestProps: Array<[string | symbol, unknown]>, replyProps: Array<[string | symbol, unknown]>,
-    registeredPlugins: string[], logLevel?: string, logSerializers?: Record<string, AnyFn>
+    registeredPlugins: string[], sharedPlugins: string[], ownPlugin: string | null, logLevel?: string,
+    logSerializers?: Record<string, AnyFn>
   }) {
     this.parent = parent
     this.instance = init.instance
@@ -78,6 +86,8 @@ export class PluginContext {
     this.requestProps = init.requestProps
     this.replyProps = init.replyProps
     this.registeredPlugins = init.registeredPlugins
+    this.sharedPlugins = init.sharedPlugins
+    this.ownPlugin = init.ownPlugin
     this.logLevel = init.logLevel
     this.logSerializers = init.logSerializers
   }

@@ -53,7 +53,8 @@ export interface AppState {
 const instanceProto: Record<string | symbol, any> = {
   addHook,
   hasPlugin (this: any, name: string): boolean {
-    return this[kContext].registeredPlugins.includes(name)
+    const context: PluginContext = this[kContext]
+    return context.ownPlugin === name || context.registeredPlugins.includes(name) || context.sharedPlugins.includes(name)
   },
   printPlugins (this: any): string {
     return this[kApp].loader.prettyPrint()
@@ -179,7 +180,9 @@ export function createInstance (userOptions?: unknown): any {
     Reply: RootReply,
     requestProps: [],
     replyProps: [],
-    registeredPlugins: []
+    registeredPlugins: [],
+    sharedPlugins: [],
+    ownPlugin: null
   })
 
   app.router = createRouter(options, () => {})

@@ -86,10 +86,12 @@ function override (parent: any, fn: any, opts: any): any {
   const name = getPluginName(fn, opts)
   checkPluginMeta(parent, fn, name)
   const parentContext: PluginContext = parent[kContext]
-  parentContext.registeredPlugins.push(name)
+  const metaName = (fn[kPluginMeta] as PluginMeta | undefined)?.name
+  if (typeof metaName === 'string') parentContext.registeredPlugins.push(metaName)
   if (fn[kSkipOverride] === true) {
     // as in Fastify, a non-encapsulated plugin joins the name chain of the context it loads into
     parentContext.pluginName += ' -> ' + name
+    parentContext.sharedPlugins.push(name)
     return parent
   }
 
@@ -112,6 +114,8 @@ function override (parent: any, fn: any, opts: any): any {
     requestProps: [],
     replyProps: [],
     registeredPlugins: parentContext.registeredPlugins.slice(),
+    sharedPlugins: parentContext.sharedPlugins.slice(),
+    ownPlugin: name,
     // as in Fastify, a skip-override plugin (returned above) cannot set a level: it has no context of its own
     logLevel: opts?.logLevel ?? parentContext.logLevel,
     logSerializers: mergeLogSerializers(parentContext.logSerializers, opts?.logSerializers)

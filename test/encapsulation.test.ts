@@ -227,16 +227,25 @@ test('fastify-plugin with encapsulate: true stays encapsulated', async () => {
 test('plugin names: display-name symbol, fp name, function name; hasPlugin and pluginName', async () => {
   const app = enclave()
   const names: Record<string, string> = {}
+  const seen: Record<string, boolean[]> = {}
   const displayed = async (child: any) => { names.displayed = child.pluginName }
   ;(displayed as any)[Symbol.for('fastify.display-name')] = 'displayed-plugin'
   app.register(displayed)
-  app.register(async function namedFunction (child: any) { names.named = child.pluginName })
+  app.register(async function namedFunction (child: any) {
+    names.named = child.pluginName
+    seen.insideNamed = [child.hasPlugin('namedFunction'), child.hasPlugin('displayed-plugin')]
+    child.register(async function grandchild (inner: any) { seen.insideGrandchild = [inner.hasPlugin('namedFunction'), inner.hasPlugin('grandchild')] })
+  })
   app.register(fp(async (instance: any) => { names.fpInner = instance.pluginName }, { name: 'fp-named' }))
+  app.register(async function later (child: any) { seen.insideLater = [child.hasPlugin('fp-named'), child.hasPlugin('namedFunction')] })
   await app.ready()
   assert.equal(names.displayed, 'displayed-plugin')
   assert.equal(names.named, 'namedFunction')
-  assert.equal(app.hasPlugin('displayed-plugin'), true)
-  assert.equal(app.hasPlugin('namedFunction'), true)
+  // as in Fastify: an encapsulated plugin without plugin-meta is visible to itself only; fp plugins (they carry
+  // plugin-meta) to their context and the contexts created after them
+  assert.deepEqual(seen, { insideNamed: [true, false], insideGrandchild: [false, true], insideLater: [true, false] })
+  assert.equal(app.hasPlugin('displayed-plugin'), false)
+  assert.equal(app.hasPlugin('namedFunction'), false)
   assert.equal(app.hasPlugin('fp-named'), true)
   assert.equal(app.hasPlugin('nope'), false)
   // an fp plugin runs in its parent's instance: its name joins that instance's chain
