@@ -160,6 +160,8 @@ export interface RouteContext {
   replyProps: Array<[string | symbol, unknown]>
   /** True for the not-found route contexts. */
   isNotFound: boolean
+  /** The HEAD route Enclave added for a GET route (`exposeHeadRoutes`): it answers with its GET body's length. */
+  autoHead: boolean
   /** The request id generator of the route's context (`setGenReqId`, else the factory's), header rule included. */
   genReqId: GenReqId
   /** Builds a request's logger from its id (`childLoggerFactory` of the route, its context or the factory). */

@@ -275,6 +275,7 @@ export function compileRoute (record: RouteRecord, bodyLimit: number, identity: 
     requestProps: collectProps(plugin, 'request'),
     replyProps: collectProps(plugin, 'reply'),
     isNotFound: record.isNotFound,
+    autoHead: record.autoHead,
     genReqId: resolveGenReqId(plugin, identity),
     requestLogger: resolveRequestLogger(options, plugin, instance, identity),
     schemaFunctions: null

@@ -177,10 +177,12 @@ function writeResponse (reply: any, payload: unknown): void {
     return
   }
   const isHead = reply.request.raw.method === 'HEAD'
-  // a Content-Length that is not the body's would corrupt the framing of the connection: the body's wins (a HEAD
-  // answer may announce the GET body's length)
+  // a Content-Length that is not the body's would corrupt the framing of the connection: the body's wins. A HEAD
+  // route of its own may announce another length (its GET body's); an automatic one, running the GET handler,
+  // announces the length of the body that handler gave, as in Fastify.
   const given = headers['content-length']
-  if (given === undefined || (!isHead && Number(given) !== Buffer.byteLength(payload))) headers['content-length'] = String(Buffer.byteLength(payload))
+  const length = Buffer.byteLength(payload)
+  if (given === undefined || (Number(given) !== length && (!isHead || reply[kRouteContext].autoHead))) headers['content-length'] = String(length)
   if (!writeHead(reply, statusCode, headers)) return
   // HEAD answers carry the GET route's headers (content-length included) but never a body
   if (isHead) res.end()

@@ -296,8 +296,11 @@ describe('send payloads', () => {
       const res = await app.inject(url)
       assert.deepEqual([res.headers['content-length'], res.payload], ['5', 'hello'], url)
     }
-    // a HEAD answer may announce the length of the GET body it stands for
+    // a HEAD route of its own may announce the length of the GET body it stands for; the automatic HEAD route of a
+    // GET announces the length of the body that GET handler gave (as Fastify does)
     assert.equal((await app.inject({ method: 'HEAD', url: '/head' })).headers['content-length'], '1000')
+    const autoHead = await app.inject({ method: 'HEAD', url: '/wrong' })
+    assert.deepEqual([autoHead.headers['content-length'], autoHead.payload], ['5', ''])
 
     // over a real keep-alive connection, the next response is intact
     const address = await app.listen({ port: 0 })
