@@ -147,11 +147,12 @@ test('trustProxy: a hop count and an address list trust only those proxies', asy
   const one = await hops.inject({ url: '/', headers: { 'x-forwarded-for': '1.1.1.1, 2.2.2.2' } })
   assert.deepEqual(one.json(), { ip: '2.2.2.2' })
   const list = enclave({ trustProxy: '10.0.0.1' })
-  list.get('/', async (req: any) => ({ ip: req.ip, protocol: req.protocol }))
-  const untrusted = await list.inject({ url: '/', headers: { 'x-forwarded-for': '1.1.1.1', 'x-forwarded-proto': 'https' } })
-  assert.deepEqual(untrusted.json(), { ip: '127.0.0.1', protocol: 'http' })
-  const trusted = await list.inject({ url: '/', remoteAddress: '10.0.0.1', headers: { 'x-forwarded-for': '1.1.1.1', 'x-forwarded-proto': 'https' } })
-  assert.deepEqual(trusted.json(), { ip: '1.1.1.1', protocol: 'https' })
+  list.get('/', async (req: any) => ({ ip: req.ip, protocol: req.protocol, hostname: req.hostname }))
+  const forwarded = { host: 'example.com', 'x-forwarded-for': '1.1.1.1', 'x-forwarded-proto': 'https', 'x-forwarded-host': 'proxied.test' }
+  const untrusted = await list.inject({ url: '/', headers: forwarded })
+  assert.deepEqual(untrusted.json(), { ip: '127.0.0.1', protocol: 'http', hostname: 'example.com' })
+  const trusted = await list.inject({ url: '/', remoteAddress: '10.0.0.1', headers: forwarded })
+  assert.deepEqual(trusted.json(), { ip: '1.1.1.1', protocol: 'https', hostname: 'proxied.test' })
 })
 
 test('request ids: request-id header by default, then an incrementing generator', async () => {
