@@ -286,7 +286,8 @@ function onHandlerResolved (reply: any, payload: unknown): void {
 
 function onHandlerRejected (reply: any, err: unknown): void {
   if (reply.sent && reply.raw.headersSent) {
-    reply.log.error({ err }, 'async handler rejected after the reply was sent')
+    // Fastify 4's words, which log alerts may match
+    reply.log.error({ err }, 'Promise errored, but reply.sent = true was set')
     return
   }
   reply.send(toError(err))

@@ -281,9 +281,10 @@ async function logLines (factory: Factory): Promise<string[]> {
   app.get('/twice', (_req: any, reply: any) => { reply.send('a'); reply.send('b') })
   app.get('/undefined', async () => undefined)
   app.get('/custom-error-handler', { errorHandler: (err: Error, _req: any, reply: any) => { reply.send(err) } }, async () => { throw new Error('custom') })
+  app.get('/throw-after-send', async (_req: any, reply: any) => { reply.send('sent'); throw new Error('too late') })
   await app.ready()
   for (const request of [{ url: '/500' }, { url: '/418' }, { url: '/503' }, { url: '/validation', method: 'POST', payload: {} }, { url: '/twice' },
-    { url: '/undefined' }, { url: '/custom-error-handler' }, { url: '/none' }]) {
+    { url: '/undefined' }, { url: '/custom-error-handler' }, { url: '/throw-after-send' }, { url: '/none' }]) {
     lines.push({ request: request.url })
     await app.inject(request)
     await new Promise((resolve) => setTimeout(resolve, 5))
@@ -300,7 +301,7 @@ async function logLines (factory: Factory): Promise<string[]> {
 }
 
 test('errors and requests are logged the same on Enclave and fastify@4', async () => {
-  await assertSameAnswers(logLines, 31)
+  await assertSameAnswers(logLines, 35)
 })
 
 /** The reply API: headers, types, serializers, schema helpers, redirects, trailers, errors through response schemas. */
