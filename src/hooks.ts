@@ -176,8 +176,20 @@ export function runPayloadHooks (hooks: AnyFn[], request: any, reply: any, paylo
   }
 }
 
-/** Runs application hooks (`onReady`, `preClose`, `onListen`) one after another with `this` = their instance. */
-export async function runApplicationHooks (hooks: Array<{ fn: AnyFn, instance: any }>): Promise<void> {
+/**
+ * Runs the application hooks `name` (`onReady`, `preClose`, `onListen`) one after another with `this` = their
+ * instance, in Fastify's order: context by context, depth first from the root, and in a context as they were added
+ * (so a hook that fastify-plugin adds to a context runs with that context's).
+ */
+export async function runApplicationHooks (app: any, name: 'onReady' | 'preClose' | 'onListen'): Promise<void> {
+  const order = new Map<PluginContext, number>()
+  const visit = (context: PluginContext): void => {
+    order.set(context, order.size)
+    for (const child of context.children) visit(child)
+  }
+  visit(app.root[kContext])
+  const position = (instance: any): number => order.get(instance[kContext]) ?? 0
+  const hooks: Array<{ fn: AnyFn, instance: any }> = app.applicationHooks[name].slice().sort((a: any, b: any) => position(a.instance) - position(b.instance))
   for (const { fn, instance } of hooks) {
     if (fn.length === 0 || fn.constructor.name === 'AsyncFunction') {
       await fn.call(instance)

@@ -214,7 +214,7 @@ export function createInstance (userOptions?: unknown): any {
             done()
             return
           }
-          runApplicationHooks(app.applicationHooks.onReady).then(() => {
+          runApplicationHooks(app, 'onReady').then(() => {
             resolve(root)
             done()
           }, (err) => {
@@ -234,7 +234,7 @@ export function createInstance (userOptions?: unknown): any {
     const closing = (async () => {
       if (!app.closing) {
         app.closing = true
-        await runApplicationHooks(app.applicationHooks.preClose)
+        await runApplicationHooks(app, 'preClose')
       }
       await avvioClose.call(root)
     })()

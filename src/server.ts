@@ -101,7 +101,7 @@ export const serverInstanceMethods = {
       app.listening = true
       const address = formatAddress(app.server, Boolean(app.options.https))
       app.logger.info(`Server listening at ${address}`)
-      await runApplicationHooks(app.applicationHooks.onListen)
+      await runApplicationHooks(app, 'onListen')
       return address
     })()
     if (cb === undefined) return promise
