@@ -155,3 +155,11 @@ export const codes = {
 } as const
 
 export type ErrorCode = keyof typeof codes
+
+const warned = new Set<string>()
+/** A Fastify 4 deprecation warning, with its code and text (so warning filters keep working), once per process. */
+export function warnDeprecatedOnce (code: string, message: string): void {
+  if (warned.has(code)) return
+  warned.add(code)
+  process.emitWarning(message, { type: 'DeprecationWarning', code })
+}

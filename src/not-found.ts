@@ -3,7 +3,7 @@
  * answers unmatched URLs under `/v1`, with that context's hooks; everything else falls back to the nearest
  * shorter prefix, down to the root's default handler. They live in a second router keyed by prefix.
  */
-import { codes } from './errors'
+import { codes, warnDeprecatedOnce } from './errors'
 import { kContext, kApp, kRouteContext } from './symbols'
 import { supportedMethods, type RouteRecord } from './route'
 import { runPreHandler, startNotFound } from './lifecycle'
@@ -81,14 +81,9 @@ export const notFoundInstanceMethods = {
   }
 }
 
-let defaultRouteWarned = false
-/** Fastify 4's deprecation warning for the default route, with its code, once per process. */
 function warnDefaultRouteDeprecated (): void {
-  if (defaultRouteWarned) return
-  defaultRouteWarned = true
-  process.emitWarning('You are trying to set/access the default route. This property is deprecated. Please, use ' +
-    'setNotFoundHandler if you want to custom a 404 handler or the wildcard (*) to match all routes.',
-  { type: 'DeprecationWarning', code: 'FSTDEP014' })
+  warnDeprecatedOnce('FSTDEP014', 'You are trying to set/access the default route. This property is deprecated. Please, use ' +
+    'setNotFoundHandler if you want to custom a 404 handler or the wildcard (*) to match all routes.')
 }
 
 /** The not-found route record for a method and URL (never null: the root default matches everything), its params and query. */

@@ -2,7 +2,7 @@
  * Factory options: defaults and fail-fast validation. Every Fastify 4 server option name is accepted; an unknown
  * name or a value of the wrong type throws `FST_ERR_INIT_OPTS_INVALID` at construction, naming the option.
  */
-import { codes } from './errors'
+import { codes, warnDeprecatedOnce } from './errors'
 
 type Check = (value: unknown) => boolean
 
@@ -181,13 +181,8 @@ function checkRouterStrategies (given: Record<string, any>): void {
   warnVersioningDeprecated()
 }
 
-let versioningWarned = false
-/** Fastify 4's deprecation warning for `versioning`, with its code, once per process as Fastify does. */
 function warnVersioningDeprecated (): void {
-  if (versioningWarned) return
-  versioningWarned = true
-  process.emitWarning('The "versioning" option is deprecated: pass the strategy as "constraints: { version }" instead.',
-    { type: 'DeprecationWarning', code: 'FSTDEP009' })
+  warnDeprecatedOnce('FSTDEP009', 'The "versioning" option is deprecated: pass the strategy as "constraints: { version }" instead.')
 }
 
 function describe (value: unknown): string {

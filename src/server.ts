@@ -5,7 +5,7 @@ import http from 'node:http'
 import https from 'node:https'
 import http2 from 'node:http2'
 import lightMyRequest from 'light-my-request'
-import { codes } from './errors'
+import { codes, warnDeprecatedOnce } from './errors'
 import { kApp } from './symbols'
 import { runApplicationHooks } from './hooks'
 import type { NormalizedOptions } from './options'
@@ -55,21 +55,48 @@ export function createServer (options: NormalizedOptions, handler: (req: any, re
   return server
 }
 
-interface ListenOptions { port?: number | string, host?: string, backlog?: number, path?: string, exclusive?: boolean, ipv6Only?: boolean, signal?: AbortSignal }
+interface ListenOptions {
+  port?: number | string
+  host?: string
+  backlog?: number
+  path?: string
+  exclusive?: boolean
+  ipv6Only?: boolean
+  signal?: AbortSignal
+  /** Turns the listening address into the "Server listening at …" log line. */
+  listenTextResolver?: (address: string) => string
+}
 
-/** Accepts Fastify 4's `listen(options, cb)` and the older `listen(port, host, backlog, cb)` forms. */
+/** Accepts Fastify 4's `listen(options, cb)` and the older `listen(port, host, backlog, cb)` forms (deprecated). */
 function normalizeListenArgs (args: any[]): { options: ListenOptions, cb: ((err: Error | null, address?: string) => void) | undefined } {
   const cb = typeof args[args.length - 1] === 'function' ? args.pop() : undefined
   let options: ListenOptions
-  if (args.length === 0 || args[0] === undefined) options = {}
-  else if (typeof args[0] === 'object' && args[0] !== null) options = { ...args[0] }
-  else options = { port: args[0], host: args[1], backlog: args[2] }
+  if (args.length === 0 || args[0] === undefined) {
+    options = {}
+  } else if (typeof args[0] === 'object' && args[0] !== null) {
+    options = { ...args[0] }
+  } else {
+    warnDeprecatedOnce('FSTDEP011', 'Variadic listen method is deprecated. Please use ".listen(optionsObject)" instead. ' +
+      'The variadic signature will be removed in `fastify@5`.')
+    options = { port: args[0], host: args[1], backlog: args[2] }
+  }
+  if (options.listenTextResolver !== undefined && typeof options.listenTextResolver !== 'function') {
+    throw new codes.FST_ERR_LISTEN_OPTIONS_INVALID('listenTextResolver must be a function')
+  }
+  // a Unix socket or Windows pipe: Node would listen on the port instead if one were passed along
+  if (options.path !== undefined) {
+    delete options.port
+    delete options.host
+    return { options, cb }
+  }
   const port = options.port === undefined ? 0 : Number(options.port)
-  if (options.path === undefined && (!Number.isInteger(port) || port < 0 || port > 65535)) {
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
     throw new codes.FST_ERR_LISTEN_OPTIONS_INVALID(`port must be an integer between 0 and 65535, got ${String(options.port)}`)
   }
   if (options.host !== undefined && typeof options.host !== 'string') throw new codes.FST_ERR_LISTEN_OPTIONS_INVALID('host must be a string')
   options.port = port
+  // 'localhost' is bound as 127.0.0.1, so the address a client uses does not depend on resolver order
+  if (options.host === undefined || options.host === 'localhost') options.host = '127.0.0.1'
   return { options, cb }
 }
 
@@ -88,11 +115,9 @@ export const serverInstanceMethods = {
       if (app.closing) throw new codes.FST_ERR_REOPENED_CLOSE_SERVER()
       if (app.listening) throw new codes.FST_ERR_REOPENED_SERVER()
       await this.ready()
-      // 'localhost' is bound as 127.0.0.1, so the address a client uses does not depend on resolver order
-      const host = options.host === undefined || options.host === 'localhost' ? '127.0.0.1' : options.host
+      const { listenTextResolver, ...listenOptions } = options
       await new Promise<void>((resolve, reject) => {
         app.server.once('error', reject)
-        const listenOptions = options.path !== undefined ? { ...options } : { ...options, host }
         app.server.listen(listenOptions, () => {
           app.server.off('error', reject)
           resolve()
@@ -100,7 +125,7 @@ export const serverInstanceMethods = {
       })
       app.listening = true
       const address = formatAddress(app.server, Boolean(app.options.https))
-      app.logger.info(`Server listening at ${address}`)
+      app.logger.info(listenTextResolver !== undefined ? listenTextResolver(address) : `Server listening at ${address}`)
       await runApplicationHooks(app, 'onListen')
       return address
     })()

@@ -2,6 +2,9 @@ import { test, describe } from 'node:test'
 import assert from 'node:assert/strict'
 import http from 'node:http'
 import net from 'node:net'
+import path from 'node:path'
+import { mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import enclave from '../src/index'
 
 /** GET over node:http, resolving status, headers and body (or rejecting with the socket error). */
@@ -135,6 +138,52 @@ describe('listen', () => {
   test('invalid port rejects synchronously with FST_ERR_LISTEN_OPTIONS_INVALID', () => {
     const app: any = enclave()
     assert.throws(() => app.listen({ port: 70000 }), { code: 'FST_ERR_LISTEN_OPTIONS_INVALID' })
+    assert.throws(() => app.listen({ port: 0, listenTextResolver: 'text' }), { code: 'FST_ERR_LISTEN_OPTIONS_INVALID' })
+  })
+
+  test('path listens on a Unix socket (not on a port), which addresses() and the log line report', async (t) => {
+    const lines: string[] = []
+    const app: any = enclave({ logger: { level: 'info', stream: { write (line: string) { lines.push(JSON.parse(line).msg) } } } })
+    app.get('/', async () => ({ over: 'unix socket' }))
+    const socketPath = path.join(mkdtempSync(path.join(tmpdir(), 'enclave-')), 'server.sock')
+    t.after(() => app.close())
+    assert.equal(await app.listen({ path: socketPath, port: 3000 }), socketPath)
+    assert.deepEqual(app.addresses(), [socketPath])
+    assert.ok(lines.includes(`Server listening at ${socketPath}`))
+    const body = await new Promise<string>((resolve, reject) => {
+      http.get({ socketPath, path: '/' }, (res) => {
+        let text = ''
+        res.setEncoding('utf8')
+        res.on('data', (chunk) => { text += chunk })
+        res.on('end', () => resolve(text))
+      }).on('error', reject)
+    })
+    assert.equal(body, '{"over":"unix socket"}')
+  })
+
+  test('listenTextResolver writes the listening log line', async (t) => {
+    const lines: string[] = []
+    const app: any = enclave({ logger: { level: 'info', stream: { write (line: string) { lines.push(JSON.parse(line).msg) } } } })
+    t.after(() => app.close())
+    const address = await app.listen({ port: 0, listenTextResolver: (at: string) => `ready on ${at}` })
+    assert.ok(lines.includes(`ready on ${address}`))
+    assert.ok(!lines.some((line) => line.startsWith('Server listening')))
+  })
+
+  test('the variadic listen(port, host, cb) works and warns FSTDEP011 once, as in Fastify 4', async (t) => {
+    const warnings: any[] = []
+    const onWarning = (warning: any): void => { if (warning.code === 'FSTDEP011') warnings.push(warning) }
+    process.on('warning', onWarning)
+    t.after(() => { process.off('warning', onWarning) })
+    for (let i = 0; i < 2; i++) {
+      const app: any = enclave()
+      const address = await new Promise<string>((resolve, reject) => app.listen(0, '127.0.0.1', (err: Error | null, at: string) => err ? reject(err) : resolve(at)))
+      assert.match(address, /^http:\/\/127\.0\.0\.1:\d+$/)
+      await app.close()
+    }
+    await new Promise((resolve) => setImmediate(resolve))
+    assert.equal(warnings.length, 1)
+    assert.match(warnings[0].message, /^Variadic listen method is deprecated/)
   })
 })
 
