@@ -191,14 +191,15 @@ function handleBody (request: any, reply: any, payload: any): void {
   }
   const headers = request.raw.headers
   const contentType: string | undefined = headers['content-type']
-  const hasBody = headers['transfer-encoding'] !== undefined ||
-    (headers['content-length'] !== undefined && headers['content-length'] !== '0')
+  const length: string | undefined = headers['content-length']
+  const chunked = headers['transfer-encoding'] !== undefined
   if (method === 'OPTIONS' || method === 'DELETE') {
-    if (contentType === undefined || !hasBody) {
+    // a typed body is parsed even when declared empty (`content-length: 0`), so an empty JSON body is a 400 as for POST
+    if (contentType === undefined || (!chunked && length === undefined)) {
       afterBody(request, reply)
       return
     }
-  } else if (contentType === undefined && !hasBody) {
+  } else if (contentType === undefined && !chunked && (length === undefined || length === '0')) {
     afterBody(request, reply)
     return
   }
