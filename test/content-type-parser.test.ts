@@ -68,7 +68,7 @@ describe('built-in parsers', () => {
     const app = enclave()
     app.route({ method: ['DELETE', 'OPTIONS'], url: '/', handler: async (req: any) => ({ body: req.body ?? null }) })
     const json = { 'content-type': 'application/json' }
-    for (const method of ['DELETE', 'OPTIONS']) {
+    for (const method of ['DELETE', 'OPTIONS'] as const) {
       const parsed = await app.inject({ method, url: '/', headers: json, payload: '{"a":1}' })
       assert.deepEqual(parsed.json(), { body: { a: 1 } }, method)
       const untyped = await app.inject({ method, url: '/', payload: 'x' })
