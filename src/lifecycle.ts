@@ -301,7 +301,7 @@ function watchResponse (app: any, request: any, reply: any): void {
     done = true
     reply.raw.off('finish', onFinished)
     reply.raw.off('close', onFinished)
-    if (app.requestLogging) request.log.info({ res: reply, responseTime: reply.getResponseTime() }, 'request completed')
+    if (app.requestLogging) request.log.info({ res: reply, responseTime: reply.elapsedTime }, 'request completed')
     const hooks = request[kRouteContext].onResponse
     if (hooks !== null) runHooks(hooks, request, reply, false, logHookError)
   }

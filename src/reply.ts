@@ -5,7 +5,7 @@
  */
 import { performance } from 'node:perf_hooks'
 import { finished } from 'node:stream'
-import { codes } from './errors'
+import { codes, warnDeprecatedOnce } from './errors'
 import { kRouteContext, kReplySerializer, kReplyErrorHandlerIndex } from './symbols'
 import { serializeReply } from './serialization'
 import { handleError } from './error-handler'
@@ -120,6 +120,8 @@ proto.hijack = function hijack (this: any) {
 }
 
 proto.getResponseTime = function getResponseTime (this: any) {
+  warnDeprecatedOnce('FSTDEP020', 'You are using the deprecated "reply.getResponseTime()" method. Use the "reply.elapsedTime" ' +
+    'property instead. Method "reply.getResponseTime()" will be removed in `fastify@5`.')
   return performance.now() - this[kReplyStartTime]
 }
 
@@ -130,6 +132,8 @@ proto.redirect = function redirect (this: any, codeOrUrl: number | string, urlOr
     url = codeOrUrl
     statusCode = typeof urlOrCode === 'number' ? urlOrCode : (this[kReplyHasStatusCode] ? this.raw.statusCode : 302)
   } else {
+    warnDeprecatedOnce('FSTDEP021', 'The `reply.redirect()` method has a new signature: `reply.redirect(url: string, code?: number)`. ' +
+      'It will be enforced in `fastify@v5`')
     statusCode = codeOrUrl
     url = urlOrCode as string
   }

@@ -366,12 +366,22 @@ describe('redirect, callNotFound, hijack', () => {
     assert.equal(res.payload, '')
   })
 
-  test('redirect(code, url) uses the given code', async () => {
+  test('redirect(code, url) uses the given code, with Fastify 4\'s FSTDEP021 warning once', async (t) => {
+    const warnings: string[] = []
+    const onWarning = (warning: any): void => { warnings.push(warning.code) }
+    process.on('warning', onWarning)
+    t.after(() => { process.off('warning', onWarning) })
     const app: any = enclave()
     app.get('/', (_req: any, reply: any) => { reply.redirect(301, '/moved') })
-    const res = await app.inject('/')
-    assert.equal(res.statusCode, 301)
-    assert.equal(res.headers.location, '/moved')
+    app.get('/new', (_req: any, reply: any) => { reply.redirect('/moved', 308) })
+    for (let i = 0; i < 2; i++) {
+      const res = await app.inject('/')
+      assert.deepEqual([res.statusCode, res.headers.location], [301, '/moved'])
+    }
+    const res = await app.inject('/new')
+    assert.deepEqual([res.statusCode, res.headers.location], [308, '/moved'])
+    await new Promise((resolve) => setImmediate(resolve))
+    assert.deepEqual(warnings.filter((code) => code.startsWith('FSTDEP')), ['FSTDEP021'])
   })
 
   test('redirect keeps a code set earlier', async () => {
@@ -449,7 +459,16 @@ describe('sent, getResponseTime, return values', () => {
     assert.deepEqual(seen, [false, true])
   })
 
-  test('getResponseTime() is a number >= 0', async () => {
+  test('getResponseTime() is a number >= 0 and warns FSTDEP020 once; request logging does not call it', async (t) => {
+    const warnings: string[] = []
+    const onWarning = (warning: any): void => { warnings.push(warning.code) }
+    process.on('warning', onWarning)
+    t.after(() => { process.off('warning', onWarning) })
+    const logged = enclave({ logger: { level: 'info', stream: { write () {} } } })
+    logged.get('/', async () => 'x')
+    await logged.inject('/')
+    await new Promise((resolve) => setImmediate(resolve))
+    assert.deepEqual(warnings, [])
     const app: any = enclave()
     let time = -1
     app.get('/', async (_req: any, reply: any) => {
@@ -458,8 +477,11 @@ describe('sent, getResponseTime, return values', () => {
       return 'x'
     })
     await app.inject('/')
+    await app.inject('/')
     assert.equal(typeof time, 'number')
     assert.ok(time >= 4, `response time ${time}`)
+    await new Promise((resolve) => setImmediate(resolve))
+    assert.deepEqual(warnings, ['FSTDEP020'])
   })
 
   test('an async handler return value is sent', async () => {
