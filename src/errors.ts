@@ -163,3 +163,9 @@ export function warnDeprecatedOnce (code: string, message: string): void {
   warned.add(code)
   process.emitWarning(message, { type: 'DeprecationWarning', code })
 }
+
+/** Fastify 4's text for the deprecated `request.context` / `reply.context`. */
+export function contextDeprecation (object: 'request' | 'reply'): string {
+  return `${object}.context property access is deprecated. Please use "request.routeOptions.config" or ` +
+    `"request.routeOptions.schema" instead for accessing Route settings. The "${object}.context" will be removed in \`fastify@5\`.`
+}

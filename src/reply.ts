@@ -5,7 +5,7 @@
  */
 import { performance } from 'node:perf_hooks'
 import { finished } from 'node:stream'
-import { codes, warnDeprecatedOnce } from './errors'
+import { codes, warnDeprecatedOnce, contextDeprecation } from './errors'
 import { kRouteContext, kReplySerializer, kReplyErrorHandlerIndex } from './symbols'
 import { serializeReply } from './serialization'
 import { handleError } from './error-handler'
@@ -200,6 +200,11 @@ Object.defineProperties(proto, {
     }
   },
   elapsedTime: { get () { return performance.now() - this[kReplyStartTime] } },
-  context: { get () { return this[kRouteContext] } },
+  context: {
+    get () {
+      warnDeprecatedOnce('FSTDEP019', contextDeprecation('reply'))
+      return this[kRouteContext]
+    }
+  },
   routeOptions: { get () { return this.request.routeOptions } }
 })

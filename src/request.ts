@@ -7,6 +7,7 @@ import proxyAddr from 'proxy-addr'
 import { kApp, kRouteContext } from './symbols'
 import type { RouteContext } from './context'
 import { requestSchemaMethods } from './route-schema-functions'
+import { warnDeprecatedOnce, contextDeprecation } from './errors'
 
 /** The request's headers: `raw.headers` until a handler assigns `request.headers`. */
 const kHeaders = Symbol('enclave.requestHeaders')
@@ -63,7 +64,12 @@ Object.defineProperties(Request.prototype, {
   originalUrl: { get () { return this.raw.originalUrl ?? this.raw.url } },
   method: { get () { return this.raw.method } },
   socket: { get () { return this.raw.socket } },
-  connection: { get () { return this.raw.socket } },
+  connection: {
+    get () {
+      warnDeprecatedOnce('FSTDEP005', 'You are accessing the deprecated "request.connection" property. Use "request.socket" instead.')
+      return this.raw.socket
+    }
+  },
   ip: {
     get () {
       const trust = this[kTrust]
@@ -117,12 +123,44 @@ Object.defineProperties(Request.prototype, {
       }
     }
   },
-  routeConfig: { get () { return this[kRouteContext].config } },
-  routerPath: { get () { return this[kRouteContext].isNotFound ? undefined : this[kRouteContext].url } },
-  routerMethod: { get () { return this[kRouteContext].isNotFound ? undefined : this[kRouteContext].method } },
-  routeSchema: { get () { return this[kRouteContext].schema } },
+  // the properties Fastify 4 deprecated in favour of routeOptions, with its warnings (once per process each)
+  routeConfig: {
+    get () {
+      deprecatedProperty('FSTDEP016', 'routeConfig', 'request.routeOptions.config')
+      return this[kRouteContext].config
+    }
+  },
+  routerPath: {
+    get () {
+      deprecatedProperty('FSTDEP017', 'routerPath', 'request.routeOptions.url')
+      return this[kRouteContext].isNotFound ? undefined : this[kRouteContext].url
+    }
+  },
+  routerMethod: {
+    get () {
+      deprecatedProperty('FSTDEP018', 'routerMethod', 'request.routeOptions.method')
+      return this[kRouteContext].isNotFound ? undefined : this[kRouteContext].method
+    }
+  },
+  routeSchema: {
+    get () {
+      deprecatedProperty('FSTDEP015', 'routeSchema', 'request.routeOptions.schema')
+      return this[kRouteContext].schema
+    }
+  },
   is404: { get () { return this[kRouteContext].isNotFound } },
-  context: { get () { return this[kRouteContext] } }
+  context: {
+    get () {
+      warnDeprecatedOnce('FSTDEP012', contextDeprecation('request'))
+      return this[kRouteContext]
+    }
+  }
 })
+
+function deprecatedProperty (code: string, name: string, replacement: string): void {
+  warnDeprecatedOnce(code, `You are accessing the deprecated "request.${name}" property. Use "${replacement}" instead. ` +
+    `Property "req.${name}" will be removed in \`fastify@5\`.`)
+}
+
 
 Object.assign(Request.prototype, requestSchemaMethods)

@@ -114,6 +114,37 @@ describe('request parts', () => {
     const res = await app.inject('/api/x')
     assert.deepEqual(res.json(), { url: '/api/x' })
   })
+
+  test('the properties Fastify 4 deprecated still answer, each with its FSTDEP warning once', async (t) => {
+    const warnings: string[] = []
+    const onWarning = (warning: any): void => { if (String(warning.code).startsWith('FSTDEP')) warnings.push(warning.code) }
+    process.on('warning', onWarning)
+    t.after(() => { process.off('warning', onWarning) })
+    const app: any = enclave()
+    app.get('/d/:id', { config: { c: 1 }, schema: { params: { type: 'object', properties: { id: { type: 'string' } } } } }, async (req: any, reply: any) => ({
+      connection: req.connection === req.socket,
+      routeConfig: req.routeConfig,
+      routerPath: req.routerPath,
+      routerMethod: req.routerMethod,
+      routeSchema: Object.keys(req.routeSchema),
+      requestContext: req.context.config,
+      replyContext: reply.context.config
+    }))
+    // the framework's own request path and logging read none of them
+    const plain = enclave({ logger: { level: 'info', stream: { write () {} } } })
+    plain.get('/', async () => 'x')
+    await plain.inject('/')
+    await new Promise((resolve) => setImmediate(resolve))
+    assert.deepEqual(warnings, [])
+    for (let i = 0; i < 2; i++) {
+      const config = { c: 1, url: '/d/:id', method: 'GET' }
+      assert.deepEqual((await app.inject('/d/1')).json(), {
+        connection: true, routeConfig: config, routerPath: '/d/:id', routerMethod: 'GET', routeSchema: ['params'], requestContext: config, replyContext: config
+      })
+    }
+    await new Promise((resolve) => setImmediate(resolve))
+    assert.deepEqual(warnings.sort(), ['FSTDEP005', 'FSTDEP012', 'FSTDEP015', 'FSTDEP016', 'FSTDEP017', 'FSTDEP018', 'FSTDEP019'])
+  })
 })
 
 describe('request id', () => {
