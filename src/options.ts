@@ -182,7 +182,8 @@ function checkRouterStrategies (given: Record<string, any>): void {
 }
 
 function warnVersioningDeprecated (): void {
-  warnDeprecatedOnce('FSTDEP009', 'The "versioning" option is deprecated: pass the strategy as "constraints: { version }" instead.')
+  warnDeprecatedOnce('FSTDEP009', 'You are using a custom route versioning strategy via the server { versioning: "..." } option, ' +
+    'use { constraints: { version: "..." } } option instead.')
 }
 
 function describe (value: unknown): string {

@@ -196,6 +196,7 @@ Object.defineProperties(proto, {
     get () { return this[kReplyHijacked] === true || this[kReplyStarted] === true || this.raw.writableEnded === true },
     set (value: unknown) {
       if (value !== true) throw new codes.FST_ERR_REP_SENT_VALUE()
+      warnDeprecatedOnce('FSTDEP010', 'Modifying the "reply.sent" property is deprecated. Use the "reply.hijack()" method instead.')
       this[kReplyHijacked] = true
     }
   },

@@ -118,7 +118,7 @@ Object.defineProperties(Request.prototype, {
         logLevel: context.logLevel,
         exposeHeadRoute: isRoute ? options.exposeHeadRoute ?? context.instance[kApp].options.exposeHeadRoutes : undefined,
         prefixTrailingSlash: isRoute ? options.prefixTrailingSlash ?? 'both' : undefined,
-        version: (options.constraints as any)?.version,
+        version: (options as any).version ?? (options.constraints as any)?.version,
         handler: context.handler
       }
     }

@@ -4,7 +4,7 @@
  * per-request pipeline of every route is compiled into a `RouteContext` when the application becomes ready.
  */
 import FindMyWay from 'find-my-way'
-import { codes } from './errors'
+import { codes, warnDeprecatedOnce } from './errors'
 import { kContext, kApp } from './symbols'
 import { lifecycleHooks, routeHooks, type AnyFn, type PluginContext, type RouteContext, type RouteOptions } from './context'
 import { collectProps } from './decorate'
@@ -130,12 +130,24 @@ function prefixedPaths (prefix: string, path: string, trailing: unknown, ignoreT
   return [prefix + path]
 }
 
+/**
+ * A route's router constraints: its `constraints`, plus Fastify 4's deprecated route option `version: '1.2.0'`
+ * (the `version` constraint). onRoute hooks see the options as given, as in Fastify.
+ */
+export function routeConstraints (options: Record<string, any>): Record<string, unknown> {
+  if (options.version === undefined) return options.constraints ?? {}
+  return { ...options.constraints, version: options.version }
+}
+
 /** `instance.route(options)` */
 export function route (this: any, options: unknown): any {
   const app = this[kApp]
   if (app.started) throw new codes.FST_ERR_INSTANCE_ALREADY_LISTENING('Cannot add route!')
   const given = options as Record<string, any>
   if (given === null || typeof given !== 'object' || Array.isArray(given)) throw new codes.FST_ERR_ROUTE_OPTIONS_NOT_OBJ('?', '?')
+  if (given.version !== undefined) {
+    warnDeprecatedOnce('FSTDEP008', 'You are using route constraints via the route { version: "..." } option, use { constraints: { version: "..." } } option instead.')
+  }
   const url = given.url ?? given.path
   if (typeof url !== 'string') throw new codes.FST_ERR_INVALID_URL(typeof url)
   const methods = normalizeMethods(given.method)
@@ -191,7 +203,7 @@ function register (app: any, instance: any, context: PluginContext, options: Rou
 /** The HEAD route exposed for a GET route: a route of its own, so `onRoute` hooks (swagger, helmet…) see it. */
 function addHeadRoute (app: any, instance: any, context: PluginContext, template: RouteOptions, getOptions: RouteOptions): void {
   const exposeHead = getOptions.exposeHeadRoute ?? app.options.exposeHeadRoutes
-  if (!exposeHead || app.router.hasRoute('HEAD', getOptions.url, getOptions.constraints ?? {})) return
+  if (!exposeHead || app.router.hasRoute('HEAD', getOptions.url, routeConstraints(getOptions))) return
   const headOptions: RouteOptions = { ...template, method: 'HEAD', url: getOptions.url, path: getOptions.url }
   for (const hook of context.hooks.onRoute) hook.call(instance, headOptions)
   validateRouteOptions(headOptions, ['HEAD'], headOptions.url)
@@ -201,7 +213,7 @@ function addHeadRoute (app: any, instance: any, context: PluginContext, template
 function addToRouter (app: any, instance: any, plugin: PluginContext, options: RouteOptions, method: string, autoHead: boolean): void {
   const url = options.url
   const record: RouteRecord = { options, method, url, plugin, instance, context: null, isNotFound: false, autoHead }
-  const constraints = options.constraints ?? {}
+  const constraints = routeConstraints(options)
   try {
     app.router.constrainer.validateConstraints(constraints)
   } catch (err: any) {

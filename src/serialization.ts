@@ -5,7 +5,7 @@
  * `JSON.stringify`. See docs/serialization.md.
  */
 import fastJsonStringify from 'fast-json-stringify'
-import { codes } from './errors'
+import { codes, warnJsonShorthand } from './errors'
 import { compileSerializer } from './serializer-compiler'
 import { kApp, kContext, kReplySerializer } from './symbols'
 import { expandShorthand, inspectForFastJsonStringify, isContentForm, isPlainObject } from './response-schema'
@@ -132,7 +132,11 @@ function compileEntry (
 ): ResponseSerializer {
   if (!isPlainObject(raw)) throw fail(new Error('the response schema must be an object'))
   const base = { method: route.method, url: route.url, httpStatus: key }
-  const expand = (schema: Record<string, any>): Record<string, any> => shorthand ? expandShorthand(schema) : schema
+  const expand = (schema: Record<string, any>): Record<string, any> => {
+    const expanded = shorthand ? expandShorthand(schema) : schema
+    if (expanded !== schema) warnJsonShorthand(route.url)
+    return expanded
+  }
   if (isContentForm(raw)) {
     const byType = new Map<string, SerializerFn>()
     for (const [mediaType, media] of Object.entries(raw.content as Record<string, any>)) {

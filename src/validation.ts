@@ -2,7 +2,7 @@
  * Request validation: compiling a route's body/querystring/params/headers schemas once, when the app becomes ready,
  * and running the compiled functions on every request (after `preValidation`, before `preHandler`).
  */
-import { codes } from './errors'
+import { codes, warnJsonShorthand } from './errors'
 import type { PluginContext, RouteContext, RouteOptions } from './context'
 import type { ValidationFunction, ValidatorCompiler } from './ajv-compiler'
 import type { SchemaContext } from './schemas'
@@ -86,6 +86,7 @@ class PartCompiler {
 
   compile (part: HttpPart, schema: unknown): ValidationFunction {
     let normalized = this.schemas.app.jsonShorthand ? expandShorthand(schema) : schema
+    if (normalized !== schema) warnJsonShorthand(this.route.url)
     if (part === 'headers') normalized = lowerCaseHeaderNames(normalized)
     // Ajv would accept it, but an async validator would let a request wait on I/O before it is even validated.
     if (isPlainObject(normalized) && normalized.$async === true) {

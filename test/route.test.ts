@@ -376,6 +376,25 @@ test('printRoutes({ includeHooks, includeMeta }) lists hooks, error handler and 
   await app.close()
 })
 
+test('the deprecated route option version is the version constraint, with Fastify 4\'s FSTDEP008 warning', async (t) => {
+  const warnings: string[] = []
+  const onWarning = (warning: any): void => { if (warning.code === 'FSTDEP008') warnings.push(warning.message) }
+  process.on('warning', onWarning)
+  t.after(() => { process.off('warning', onWarning) })
+  const app = enclave()
+  app.get('/v', { version: '1.0.0' }, async (req: any) => ({ v: 1, version: req.routeOptions.version }))
+  app.get('/v', { version: '2.0.0' }, async () => ({ v: 2 }))
+  const answers = []
+  for (const headers of [{ 'accept-version': '1.x' }, { 'accept-version': '2.0.0' }, { 'accept-version': '3.x' }, {}]) {
+    const res = await app.inject({ url: '/v', headers })
+    answers.push([res.statusCode, res.statusCode === 200 ? res.json() : null])
+  }
+  assert.deepEqual(answers, [[200, { v: 1, version: '1.0.0' }], [200, { v: 2 }], [404, null], [404, null]])
+  await new Promise((resolve) => setImmediate(resolve))
+  assert.equal(warnings.length, 1)
+  assert.match(warnings[0], /route \{ version: "\.\.\." \} option/)
+})
+
 test('constraints: version-constrained GETs each answer their own HEAD; an explicit HEAD replaces only its own', async () => {
   const app = enclave()
   app.get('/v', { constraints: { version: '1.0.0' } }, async () => 'v1')

@@ -9,7 +9,7 @@ import Fastify from 'fastify'
 import { enclave } from '../helpers'
 
 type Factory = (opts?: any) => any
-const shown = ['method', 'url', 'path', 'routePath', 'prefix', 'config', 'logLevel', 'attachValidation', 'exposeHeadRoute', 'prefixTrailingSlash', 'bodyLimit']
+const shown = ['method', 'url', 'path', 'routePath', 'prefix', 'config', 'logLevel', 'attachValidation', 'exposeHeadRoute', 'prefixTrailingSlash', 'bodyLimit', 'version', 'constraints']
 
 async function onRouteCalls (factory: Factory, options: Record<string, unknown>): Promise<unknown[]> {
   const app = factory(options)
@@ -28,6 +28,7 @@ async function onRouteCalls (factory: Factory, options: Record<string, unknown>)
     child.put('', async () => 'x')
     child.get('/x', { config: { a: 1 }, logLevel: 'warn', attachValidation: true }, async () => 'x')
     child.get('/no-head', { exposeHeadRoute: false }, async () => 'x')
+    child.get('/versioned', { version: '1.0.0' }, async () => 'x')
     child.register(async (grand: any) => { grand.get('/', async () => 'x') }, { prefix: '/g' })
   }, { prefix: '/p' })
   await app.ready()
