@@ -5,6 +5,7 @@
  * the same shape and its own copy of the value.
  */
 import { codes } from './errors'
+import { warnDeprecated } from './deprecations'
 import { kContext, kApp } from './symbols'
 import type { PluginContext } from './context'
 
@@ -67,9 +68,7 @@ function decorateObject (instance: any, target: 'request' | 'reply', name: strin
     return
   }
   if (value !== null && typeof value === 'object') {
-    // Fastify 4's FSTDEP006 (its text and code, so filters on either keep working), for every such property
-    process.emitWarning('You are decorating Request/Reply with a reference type. This reference is shared amongst all ' +
-      `requests. Use onRequest hook instead. Property: ${String(name)}`, { type: 'DeprecationWarning', code: 'FSTDEP006' })
+    warnDeprecated('referenceDecorator', String(name))
   }
   propsOf(context, target).push([name, value])
 }

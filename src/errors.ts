@@ -155,26 +155,3 @@ export const codes = {
 } as const
 
 export type ErrorCode = keyof typeof codes
-
-const warned = new Set<string>()
-/**
- * A Fastify 4 deprecation warning, with its code and text (so warning filters keep working), once per process.
- * `id` tells apart the warnings Fastify gives one code (FSTDEP021).
- */
-export function warnDeprecatedOnce (code: string, message: string, id = code): void {
-  if (warned.has(id)) return
-  warned.add(id)
-  process.emitWarning(message, { type: 'DeprecationWarning', code })
-}
-
-/** Fastify 4's warning for a schema written in the json shorthand (`{ name: { type: 'string' } }`). */
-export function warnJsonShorthand (url: string): void {
-  warnDeprecatedOnce('FSTDEP021', `You are using the deprecated json shorthand schema on route ${url}. Specify full object schema ` +
-    'instead. It will be removed in `fastify@v5`', 'json-shorthand')
-}
-
-/** Fastify 4's text for the deprecated `request.context` / `reply.context`. */
-export function contextDeprecation (object: 'request' | 'reply'): string {
-  return `${object}.context property access is deprecated. Please use "request.routeOptions.config" or ` +
-    `"request.routeOptions.schema" instead for accessing Route settings. The "${object}.context" will be removed in \`fastify@5\`.`
-}

@@ -3,7 +3,8 @@
  * answers unmatched URLs under `/v1`, with that context's hooks; everything else falls back to the nearest
  * shorter prefix, down to the root's default handler. They live in a second router keyed by prefix.
  */
-import { codes, warnDeprecatedOnce } from './errors'
+import { codes } from './errors'
+import { warnDeprecated } from './deprecations'
 import { kContext, kApp, kRouteContext } from './symbols'
 import { supportedMethods, type RouteRecord } from './route'
 import { runPreHandler, startNotFound } from './lifecycle'
@@ -68,7 +69,7 @@ export const notFoundInstanceMethods = {
 
   /** Deprecated (FSTDEP014): the raw `(req, res)` function unmatched requests go to; by default, the 404 handlers. */
   getDefaultRoute (this: any): (req: any, res: any) => void {
-    warnDefaultRouteDeprecated()
+    warnDeprecated('defaultRoute')
     const app = this[kApp]
     return app.defaultRoute ?? ((req: any, res: any) => startNotFound(app, req, res))
   },
@@ -76,14 +77,9 @@ export const notFoundInstanceMethods = {
   /** Deprecated (FSTDEP014): application-wide, bypasses every not-found handler and hook. */
   setDefaultRoute (this: any, defaultRoute: unknown): void {
     if (typeof defaultRoute !== 'function') throw new codes.FST_ERR_DEFAULT_ROUTE_INVALID_TYPE()
-    warnDefaultRouteDeprecated()
+    warnDeprecated('defaultRoute')
     this[kApp].defaultRoute = defaultRoute
   }
-}
-
-function warnDefaultRouteDeprecated (): void {
-  warnDeprecatedOnce('FSTDEP014', 'You are trying to set/access the default route. This property is deprecated. Please, use ' +
-    'setNotFoundHandler if you want to custom a 404 handler or the wildcard (*) to match all routes.')
 }
 
 /** The not-found route record for a method and URL (never null: the root default matches everything), its params and query. */

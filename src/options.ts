@@ -2,7 +2,8 @@
  * Factory options: defaults and fail-fast validation. Every Fastify 4 server option name is accepted; an unknown
  * name or a value of the wrong type throws `FST_ERR_INIT_OPTS_INVALID` at construction, naming the option.
  */
-import { codes, warnDeprecatedOnce } from './errors'
+import { codes } from './errors'
+import { warnDeprecated } from './deprecations'
 
 type Check = (value: unknown) => boolean
 
@@ -178,12 +179,7 @@ function checkRouterStrategies (given: Record<string, any>): void {
   if (Object.values(given.constraints ?? {}).some((s: any) => s.name === 'version')) {
     throw new codes.FST_ERR_INIT_OPTS_INVALID('"versioning" and a "version" strategy in "constraints" cannot both be set')
   }
-  warnVersioningDeprecated()
-}
-
-function warnVersioningDeprecated (): void {
-  warnDeprecatedOnce('FSTDEP009', 'You are using a custom route versioning strategy via the server { versioning: "..." } option, ' +
-    'use { constraints: { version: "..." } } option instead.')
+  warnDeprecated('versioningOption')
 }
 
 function describe (value: unknown): string {

@@ -5,7 +5,8 @@
  */
 import { performance } from 'node:perf_hooks'
 import { finished } from 'node:stream'
-import { codes, warnDeprecatedOnce, contextDeprecation } from './errors'
+import { codes } from './errors'
+import { warnDeprecated } from './deprecations'
 import { kRouteContext, kReplySerializer, kReplyErrorHandlerIndex } from './symbols'
 import { serializeReply } from './serialization'
 import { handleError } from './error-handler'
@@ -120,8 +121,7 @@ proto.hijack = function hijack (this: any) {
 }
 
 proto.getResponseTime = function getResponseTime (this: any) {
-  warnDeprecatedOnce('FSTDEP020', 'You are using the deprecated "reply.getResponseTime()" method. Use the "reply.elapsedTime" ' +
-    'property instead. Method "reply.getResponseTime()" will be removed in `fastify@5`.')
+  warnDeprecated('getResponseTime')
   return performance.now() - this[kReplyStartTime]
 }
 
@@ -132,8 +132,7 @@ proto.redirect = function redirect (this: any, codeOrUrl: number | string, urlOr
     url = codeOrUrl
     statusCode = typeof urlOrCode === 'number' ? urlOrCode : (this[kReplyHasStatusCode] ? this.raw.statusCode : 302)
   } else {
-    warnDeprecatedOnce('FSTDEP021', 'The `reply.redirect()` method has a new signature: `reply.redirect(url: string, code?: number)`. ' +
-      'It will be enforced in `fastify@v5`')
+    warnDeprecated('redirectCodeFirst')
     statusCode = codeOrUrl
     url = urlOrCode as string
   }
@@ -196,14 +195,14 @@ Object.defineProperties(proto, {
     get () { return this[kReplyHijacked] === true || this[kReplyStarted] === true || this.raw.writableEnded === true },
     set (value: unknown) {
       if (value !== true) throw new codes.FST_ERR_REP_SENT_VALUE()
-      warnDeprecatedOnce('FSTDEP010', 'Modifying the "reply.sent" property is deprecated. Use the "reply.hijack()" method instead.')
+      warnDeprecated('replySentAssignment')
       this[kReplyHijacked] = true
     }
   },
   elapsedTime: { get () { return performance.now() - this[kReplyStartTime] } },
   context: {
     get () {
-      warnDeprecatedOnce('FSTDEP019', contextDeprecation('reply'))
+      warnDeprecated('replyContext')
       return this[kRouteContext]
     }
   },

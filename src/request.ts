@@ -7,7 +7,7 @@ import proxyAddr from 'proxy-addr'
 import { kApp, kRouteContext } from './symbols'
 import type { RouteContext } from './context'
 import { requestSchemaMethods } from './route-schema-functions'
-import { warnDeprecatedOnce, contextDeprecation } from './errors'
+import { warnDeprecated } from './deprecations'
 
 /** The request's headers: `raw.headers` until a handler assigns `request.headers`. */
 const kHeaders = Symbol('enclave.requestHeaders')
@@ -66,7 +66,7 @@ Object.defineProperties(Request.prototype, {
   socket: { get () { return this.raw.socket } },
   connection: {
     get () {
-      warnDeprecatedOnce('FSTDEP005', 'You are accessing the deprecated "request.connection" property. Use "request.socket" instead.')
+      warnDeprecated('requestConnection')
       return this.raw.socket
     }
   },
@@ -126,41 +126,35 @@ Object.defineProperties(Request.prototype, {
   // the properties Fastify 4 deprecated in favour of routeOptions, with its warnings (once per process each)
   routeConfig: {
     get () {
-      deprecatedProperty('FSTDEP016', 'routeConfig', 'request.routeOptions.config')
+      warnDeprecated('routeConfig')
       return this[kRouteContext].config
     }
   },
   routerPath: {
     get () {
-      deprecatedProperty('FSTDEP017', 'routerPath', 'request.routeOptions.url')
+      warnDeprecated('routerPath')
       return this[kRouteContext].isNotFound ? undefined : this[kRouteContext].url
     }
   },
   routerMethod: {
     get () {
-      deprecatedProperty('FSTDEP018', 'routerMethod', 'request.routeOptions.method')
+      warnDeprecated('routerMethod')
       return this[kRouteContext].isNotFound ? undefined : this[kRouteContext].method
     }
   },
   routeSchema: {
     get () {
-      deprecatedProperty('FSTDEP015', 'routeSchema', 'request.routeOptions.schema')
+      warnDeprecated('routeSchema')
       return this[kRouteContext].schema
     }
   },
   is404: { get () { return this[kRouteContext].isNotFound } },
   context: {
     get () {
-      warnDeprecatedOnce('FSTDEP012', contextDeprecation('request'))
+      warnDeprecated('requestContext')
       return this[kRouteContext]
     }
   }
 })
-
-function deprecatedProperty (code: string, name: string, replacement: string): void {
-  warnDeprecatedOnce(code, `You are accessing the deprecated "request.${name}" property. Use "${replacement}" instead. ` +
-    `Property "req.${name}" will be removed in \`fastify@5\`.`)
-}
-
 
 Object.assign(Request.prototype, requestSchemaMethods)

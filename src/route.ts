@@ -4,7 +4,8 @@
  * per-request pipeline of every route is compiled into a `RouteContext` when the application becomes ready.
  */
 import FindMyWay from 'find-my-way'
-import { codes, warnDeprecatedOnce } from './errors'
+import { codes } from './errors'
+import { warnDeprecated } from './deprecations'
 import { kContext, kApp } from './symbols'
 import { lifecycleHooks, routeHooks, type AnyFn, type PluginContext, type RouteContext, type RouteOptions } from './context'
 import { collectProps } from './decorate'
@@ -146,7 +147,7 @@ export function route (this: any, options: unknown): any {
   const given = options as Record<string, any>
   if (given === null || typeof given !== 'object' || Array.isArray(given)) throw new codes.FST_ERR_ROUTE_OPTIONS_NOT_OBJ('?', '?')
   if (given.version !== undefined) {
-    warnDeprecatedOnce('FSTDEP008', 'You are using route constraints via the route { version: "..." } option, use { constraints: { version: "..." } } option instead.')
+    warnDeprecated('routeVersionOption')
   }
   const url = given.url ?? given.path
   if (typeof url !== 'string') throw new codes.FST_ERR_INVALID_URL(typeof url)

@@ -5,7 +5,8 @@
  * `JSON.stringify`. See docs/serialization.md.
  */
 import fastJsonStringify from 'fast-json-stringify'
-import { codes, warnJsonShorthand } from './errors'
+import { codes } from './errors'
+import { warnDeprecated } from './deprecations'
 import { compileSerializer } from './serializer-compiler'
 import { kApp, kContext, kReplySerializer } from './symbols'
 import { expandShorthand, inspectForFastJsonStringify, isContentForm, isPlainObject } from './response-schema'
@@ -134,7 +135,7 @@ function compileEntry (
   const base = { method: route.method, url: route.url, httpStatus: key }
   const expand = (schema: Record<string, any>): Record<string, any> => {
     const expanded = shorthand ? expandShorthand(schema) : schema
-    if (expanded !== schema) warnJsonShorthand(route.url)
+    if (expanded !== schema) warnDeprecated('jsonShorthand', route.url)
     return expanded
   }
   if (isContentForm(raw)) {

@@ -5,7 +5,8 @@ import http from 'node:http'
 import https from 'node:https'
 import http2 from 'node:http2'
 import lightMyRequest from 'light-my-request'
-import { codes, warnDeprecatedOnce } from './errors'
+import { codes } from './errors'
+import { warnDeprecated } from './deprecations'
 import { kApp } from './symbols'
 import { runApplicationHooks } from './hooks'
 import type { NormalizedOptions } from './options'
@@ -76,8 +77,7 @@ function normalizeListenArgs (args: any[]): { options: ListenOptions, cb: ((err:
   } else if (typeof args[0] === 'object' && args[0] !== null) {
     options = { ...args[0] }
   } else {
-    warnDeprecatedOnce('FSTDEP011', 'Variadic listen method is deprecated. Please use ".listen(optionsObject)" instead. ' +
-      'The variadic signature will be removed in `fastify@5`.')
+    warnDeprecated('variadicListen')
     options = { port: args[0], host: args[1], backlog: args[2] }
   }
   if (options.listenTextResolver !== undefined && typeof options.listenTextResolver !== 'function') {

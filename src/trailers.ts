@@ -5,7 +5,8 @@
  * Replies without trailers never reach this module: the reply reads one prototype default (`null`).
  */
 import { validateHeaderName, validateHeaderValue } from 'node:http'
-import { codes, warnDeprecatedOnce } from './errors'
+import { codes } from './errors'
+import { warnDeprecated } from './deprecations'
 
 export type TrailerFunction = (reply: any, payload: string | Buffer | null, done: (err: Error | null, value?: unknown) => void) => unknown
 
@@ -119,8 +120,7 @@ export function endWithTrailers (reply: any, payload: string | Buffer | null): v
     } else if (result !== undefined || fn.length < 3) {
       // a function that returns its value, or that takes no `done` and so can never call it
       if (result !== undefined && result !== null) {
-        warnDeprecatedOnce('FSTDEP013', 'Direct return of "trailers" function is deprecated. Please use "callback" or "async-await" ' +
-          'for return value. The support of direct return will removed in `fastify@5`.')
+        warnDeprecated('trailerDirectReturn')
       }
       done(null, result)
     }

@@ -2,7 +2,8 @@
  * Request validation: compiling a route's body/querystring/params/headers schemas once, when the app becomes ready,
  * and running the compiled functions on every request (after `preValidation`, before `preHandler`).
  */
-import { codes, warnJsonShorthand } from './errors'
+import { codes } from './errors'
+import { warnDeprecated } from './deprecations'
 import type { PluginContext, RouteContext, RouteOptions } from './context'
 import type { ValidationFunction, ValidatorCompiler } from './ajv-compiler'
 import type { SchemaContext } from './schemas'
@@ -86,7 +87,7 @@ class PartCompiler {
 
   compile (part: HttpPart, schema: unknown): ValidationFunction {
     let normalized = this.schemas.app.jsonShorthand ? expandShorthand(schema) : schema
-    if (normalized !== schema) warnJsonShorthand(this.route.url)
+    if (normalized !== schema) warnDeprecated('jsonShorthand', this.route.url)
     if (part === 'headers') normalized = lowerCaseHeaderNames(normalized)
     // Ajv would accept it, but an async validator would let a request wait on I/O before it is even validated.
     if (isPlainObject(normalized) && normalized.$async === true) {

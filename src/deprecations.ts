@@ -1,0 +1,96 @@
+/**
+ * The deprecation warnings of Fastify 4, with its codes and texts: users and tools filter warnings on either, so
+ * Enclave emits the same ones for the same deprecated calls (test/compatibility/deprecations.test.ts compares them
+ * with fastify@4's). Each is emitted once per process, as Fastify does, except where noted.
+ */
+
+interface Deprecation {
+  code: string
+  text: (detail: string) => string
+  /** Emitted on every occurrence rather than once (the detail names what is affected). */
+  everyTime?: true
+}
+
+const removedInV5 = 'will be removed in `fastify@5`'
+
+function requestProperty (code: string, name: string, replacement: string): Deprecation {
+  return {
+    code,
+    text: () => `You are accessing the deprecated "request.${name}" property. Use "${replacement}" instead. Property "req.${name}" ${removedInV5}.`
+  }
+}
+
+function contextProperty (code: string, object: 'request' | 'reply'): Deprecation {
+  return {
+    code,
+    text: () => `${object}.context property access is deprecated. Please use "request.routeOptions.config" or ` +
+      `"request.routeOptions.schema" instead for accessing Route settings. The "${object}.context" ${removedInV5}.`
+  }
+}
+
+const deprecations = {
+  requestConnection: { code: 'FSTDEP005', text: () => 'You are accessing the deprecated "request.connection" property. Use "request.socket" instead.' },
+  referenceDecorator: {
+    code: 'FSTDEP006',
+    text: (property: string) => 'You are decorating Request/Reply with a reference type. This reference is shared amongst all ' +
+      `requests. Use onRequest hook instead. Property: ${property}`,
+    everyTime: true
+  },
+  routeVersionOption: {
+    code: 'FSTDEP008',
+    text: () => 'You are using route constraints via the route { version: "..." } option, use { constraints: { version: "..." } } option instead.'
+  },
+  versioningOption: {
+    code: 'FSTDEP009',
+    text: () => 'You are using a custom route versioning strategy via the server { versioning: "..." } option, ' +
+      'use { constraints: { version: "..." } } option instead.'
+  },
+  replySentAssignment: { code: 'FSTDEP010', text: () => 'Modifying the "reply.sent" property is deprecated. Use the "reply.hijack()" method instead.' },
+  variadicListen: {
+    code: 'FSTDEP011',
+    text: () => 'Variadic listen method is deprecated. Please use ".listen(optionsObject)" instead. The variadic signature will be removed in `fastify@5`.'
+  },
+  requestContext: contextProperty('FSTDEP012', 'request'),
+  trailerDirectReturn: {
+    code: 'FSTDEP013',
+    text: () => 'Direct return of "trailers" function is deprecated. Please use "callback" or "async-await" for return value. ' +
+      'The support of direct return will removed in `fastify@5`.'
+  },
+  defaultRoute: {
+    code: 'FSTDEP014',
+    text: () => 'You are trying to set/access the default route. This property is deprecated. Please, use setNotFoundHandler if ' +
+      'you want to custom a 404 handler or the wildcard (*) to match all routes.'
+  },
+  routeSchema: requestProperty('FSTDEP015', 'routeSchema', 'request.routeOptions.schema'),
+  routeConfig: requestProperty('FSTDEP016', 'routeConfig', 'request.routeOptions.config'),
+  routerPath: requestProperty('FSTDEP017', 'routerPath', 'request.routeOptions.url'),
+  routerMethod: requestProperty('FSTDEP018', 'routerMethod', 'request.routeOptions.method'),
+  replyContext: contextProperty('FSTDEP019', 'reply'),
+  getResponseTime: {
+    code: 'FSTDEP020',
+    text: () => `You are using the deprecated "reply.getResponseTime()" method. Use the "reply.elapsedTime" property instead. Method "reply.getResponseTime()" ${removedInV5}.`
+  },
+  // Fastify gives these two the same code
+  redirectCodeFirst: {
+    code: 'FSTDEP021',
+    text: () => 'The `reply.redirect()` method has a new signature: `reply.redirect(url: string, code?: number)`. It will be enforced in `fastify@v5`'
+  },
+  jsonShorthand: {
+    code: 'FSTDEP021',
+    text: (url: string) => `You are using the deprecated json shorthand schema on route ${url}. Specify full object schema instead. It will be removed in \`fastify@v5\``
+  }
+} satisfies Record<string, Deprecation>
+
+export type DeprecationName = keyof typeof deprecations
+
+const emitted = new Set<DeprecationName>()
+
+/** Emits Fastify 4's warning for a deprecated use; `detail` fills the text where it names a property or route. */
+export function warnDeprecated (name: DeprecationName, detail = ''): void {
+  const deprecation: Deprecation = deprecations[name]
+  if (deprecation.everyTime !== true) {
+    if (emitted.has(name)) return
+    emitted.add(name)
+  }
+  process.emitWarning(deprecation.text(detail), { type: 'DeprecationWarning', code: deprecation.code })
+}
