@@ -4,9 +4,9 @@
  * `require('enclave')` returns the factory (also as `.default` and `.enclave`); `import enclave from 'enclave'`
  * works the same way. The public types live in `./types` and are all re-exported here.
  */
-import { createInstance } from './instance'
-import { codes, createError } from './errors'
-import { FASTIFY_API_VERSION } from './plugin'
+import { createInstance } from './app/create-app'
+import { codes, createError } from './core/errors'
+import { FASTIFY_API_VERSION } from './core/version'
 import type { EnclaveFactory } from './types'
 
 /** Creates an application (the root encapsulation context). */

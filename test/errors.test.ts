@@ -2,7 +2,7 @@ import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { errorCodes as fastifyErrorCodes } from 'fastify'
 // the registry behind `enclave.errorCodes` (test/package.test.ts checks the export itself)
-import { codes } from '../src/errors'
+import { codes } from '../src/core/errors'
 
 // Users and plugins match on these (`err.code`, `instanceof errorCodes.X`, messages in logs and tests): every code
 // of the Fastify 4 installed as a devDependency must exist with the same message, status code and base class.

@@ -6,7 +6,7 @@
 import { describe, test } from 'node:test'
 import assert from 'node:assert/strict'
 import fastJsonStringify from 'fast-json-stringify'
-import { compileSerializer } from '../src/serializer-compiler'
+import { compileSerializer } from '../src/schema/serialization/serializer-compiler'
 import { mulberry32 } from './helpers'
 
 type Outcome = { json: string } | { error: string }

@@ -2,7 +2,7 @@
  * Error types: the errors Enclave creates (each with a stable `FST_ERR_*` code, the same codes as Fastify 4), and
  * the validation details a failed schema validation carries.
  */
-import type { codes } from '../errors'
+import type { codes } from '../core/errors'
 
 /** One validation failure, in Ajv's error format. */
 export interface ValidationResult {

@@ -1,0 +1,171 @@
+/**
+ * The factory: `enclave(options)` builds the root instance and the application state. Each encapsulation context
+ * is an `Object.create` of its parent's instance with its own `PluginContext` (`plugin-loader.ts`).
+ */
+import { codes } from '../core/errors'
+import { kPluginContext, kApp, kTrustProxy } from '../core/symbols'
+import type { AppState, Instance } from '../encapsulation/app-state'
+import { PluginContext } from '../encapsulation/plugin-context'
+import { emptyHooks } from '../hooks/hook-names'
+import { runApplicationHooks } from '../hooks/application-hooks'
+import { SchemaScope } from '../schema/schema-scope'
+import { ContentTypeParserRegistry } from '../request/content-type-parser'
+import { createRequestHandler } from '../request/dispatch'
+import { Request, subclassRequest, compileTrustProxy } from '../request/request'
+import { requestIdentityDefaults } from '../request/request-identity'
+import { Reply, subclassReply } from '../reply/reply'
+import { defaultErrorHandlerLink } from '../reply/error-handler'
+import { createRouter } from '../routing/router'
+import { compileRoutes } from '../routing/compile-route'
+import { installDefaultNotFound } from '../routing/not-found-handlers'
+import { normalizeOptions, type NormalizedOptions } from './options'
+import { createLogger } from './logger'
+import { attachPluginLoader, translateLoaderError } from './plugin-loader'
+import { createServer, closeServer } from './server'
+import { instancePrototype } from './instance-prototype'
+
+export function createInstance (userOptions?: unknown): Instance {
+  const options = normalizeOptions(userOptions)
+  const { logger, enabled } = createLogger(options.logger)
+  const root: Instance = Object.create(instancePrototype)
+  const app = {
+    root,
+    options,
+    logger,
+    loggingEnabled: enabled,
+    requestLogging: enabled && !options.disableRequestLogging,
+    started: false,
+    listening: false,
+    closing: false,
+    hasConstraints: false,
+    routes: [],
+    notFoundByPrefix: new Map(),
+    notFoundRecords: [],
+    defaultRoute: null,
+    applicationHooks: { onReady: [], preClose: [], onListen: [] },
+    readyPromise: null,
+    requestIdentity: requestIdentityDefaults(options, logger),
+    initialConfig: initialConfig(options)
+  } as unknown as AppState
+  root[kApp] = app
+  root[kPluginContext] = rootContext(root, options)
+
+  app.router = createRouter(options)
+  app.notFoundRouter = createRouter({ ...options, ignoreTrailingSlash: true })
+  app.handler = createRequestHandler(app)
+  app.server = createServer(options, app.handler)
+  installDefaultNotFound(root)
+
+  const loader = attachPluginLoader(root, options.pluginTimeout)
+  app.loader = loader
+  const avvioClose = root.close
+  // The listening server closes first when the app closes: this onClose is registered last, and avvio runs them in reverse.
+  ;(loader as unknown as NodeJS.EventEmitter).once('preReady', () => root.onClose((_instance: Instance, done: (err?: Error) => void) => closeServer(app, done)))
+  root.ready = ready(app, loader.ready.bind(loader))
+  root.close = function close (this: Instance, cb?: (err?: Error) => void) {
+    const closing = (async () => {
+      if (!app.closing) {
+        app.closing = true
+        await runApplicationHooks(app, 'preClose')
+      }
+      await avvioClose.call(root)
+    })()
+    if (cb === undefined) return closing
+    closing.then(() => cb(), (err) => cb(err))
+    return root
+  }
+  return root
+}
+
+/** The root context: the root's request/reply classes, the factory's schema, parser and error-handler settings. */
+function rootContext (root: Instance, options: NormalizedOptions): PluginContext {
+  const RootRequest = subclassRequest(Request)
+  const RootReply = subclassReply(Reply)
+  RootRequest.prototype.server = root
+  RootReply.prototype.server = root
+  Request.prototype[kTrustProxy] = null
+  RootRequest.prototype[kTrustProxy] = compileTrustProxy(options.trustProxy)
+  return new PluginContext(null, {
+    instance: root,
+    prefix: '',
+    pluginName: 'enclave',
+    hooks: emptyHooks(),
+    schema: SchemaScope.root(options),
+    contentTypeParsers: ContentTypeParserRegistry.root(options),
+    errorHandler: defaultErrorHandlerLink,
+    replySerializer: null,
+    Request: RootRequest,
+    Reply: RootReply,
+    registeredPlugins: [],
+    sharedPlugins: [],
+    ownPlugin: null
+  })
+}
+
+/**
+ * `ready([cb])`: loads every plugin (avvio), compiles every route, then runs the onReady hooks, once; later calls
+ * get the same outcome.
+ */
+function ready (app: AppState, avvioReady: (cb: (err: Error | null, context: unknown, done: () => void) => void) => void) {
+  return function ready (this: Instance, cb?: (err: Error | null) => void) {
+    if (app.readyPromise === null) {
+      app.readyPromise = new Promise((resolve, reject) => {
+        avvioReady((loadError, _context, done) => {
+          if (loadError) {
+            reject(translateLoaderError(loadError))
+            done()
+            return
+          }
+          try {
+            compileRoutes(app)
+          } catch (err) {
+            reject(err)
+            done()
+            return
+          }
+          runApplicationHooks(app, 'onReady').then(() => {
+            resolve(app.root)
+            done()
+          }, (err) => {
+            reject(err)
+            done()
+          })
+        })
+      })
+    }
+    if (cb === undefined || cb === null) return app.readyPromise.then(() => this)
+    if (typeof cb !== 'function') throw new codes.FST_ERR_OPTIONS_NOT_OBJ()
+    app.readyPromise.then(() => cb(null), (err) => cb(err))
+    return undefined
+  }
+}
+
+/** `instance.initialConfig`: the factory options Fastify exposes, frozen. */
+function initialConfig (options: NormalizedOptions): Readonly<Record<string, unknown>> {
+  return Object.freeze({
+    connectionTimeout: options.connectionTimeout,
+    keepAliveTimeout: options.keepAliveTimeout,
+    requestTimeout: options.requestTimeout,
+    maxRequestsPerSocket: options.maxRequestsPerSocket,
+    bodyLimit: options.bodyLimit,
+    caseSensitive: options.caseSensitive,
+    ignoreTrailingSlash: options.ignoreTrailingSlash,
+    ignoreDuplicateSlashes: options.ignoreDuplicateSlashes,
+    maxParamLength: options.maxParamLength,
+    onProtoPoisoning: options.onProtoPoisoning,
+    onConstructorPoisoning: options.onConstructorPoisoning,
+    pluginTimeout: options.pluginTimeout,
+    requestIdHeader: options.requestIdHeader,
+    requestIdLogLabel: options.requestIdLogLabel,
+    http2: options.http2 || undefined,
+    https: options.https ? true : undefined,
+    http2SessionTimeout: options.http2SessionTimeout,
+    exposeHeadRoutes: options.exposeHeadRoutes,
+    return503OnClosing: options.return503OnClosing,
+    disableRequestLogging: options.disableRequestLogging,
+    trustProxy: options.trustProxy,
+    allowUnsafeRegex: options.allowUnsafeRegex,
+    jsonShorthand: options.jsonShorthand ?? true,
+    useSemicolonDelimiter: options.useSemicolonDelimiter
+  })
+}

@@ -1,0 +1,42 @@
+/**
+ * `inject()`: a request dispatched straight into the application's request listener by light-my-request, with
+ * its promise, callback and chain forms. An application not ready yet becomes ready first.
+ */
+import lightMyRequest, { type CallbackFunc, type InjectOptions, type Response } from 'light-my-request'
+import { codes } from '../core/errors'
+import { kApp } from '../core/symbols'
+import type { Instance } from '../encapsulation/app-state'
+
+type InjectArgument = InjectOptions | string
+type InjectCallback = (err: Error | null, res?: Response) => void
+
+export const injectInstanceMethods = {
+  inject (this: Instance, opts?: InjectArgument, cb?: InjectCallback): unknown {
+    // light-my-request answers `inject()` without options with its chain; its types always want them
+    const options = opts as InjectArgument
+    const app = this[kApp]
+    if (app.started) {
+      if (app.closing) {
+        const error = new codes.FST_ERR_REOPENED_CLOSE_SERVER()
+        if (cb !== undefined) {
+          cb(error)
+          return undefined
+        }
+        return Promise.reject(error)
+      }
+      return lightMyRequest(app.handler, options, cb as CallbackFunc)
+    }
+    if (cb !== undefined) {
+      this.ready((err: Error | null) => {
+        if (err) cb(err)
+        else lightMyRequest(app.handler, options, cb as CallbackFunc)
+      })
+      return undefined
+    }
+    // Not ready yet: dispatch once it is (this also serves the chain form, `inject().get('/').end()`).
+    return lightMyRequest((req, res) => {
+      (this.ready() as Promise<Instance>).then(() => app.handler(req, res), (err: Error) => res.emit('error', err))
+    }, options)
+  }
+}
+

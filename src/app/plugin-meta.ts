@@ -1,0 +1,69 @@
+/**
+ * What a plugin function says about itself through the symbols `fastify-plugin` sets: its name, whether it skips
+ * encapsulation, and its metadata (the Fastify range it supports, the decorators and plugins it needs).
+ */
+import semver from 'semver'
+import { codes } from '../core/errors'
+import { kDisplayName, kPluginContext, kPluginMeta, kSkipOverride } from '../core/symbols'
+import { FASTIFY_API_VERSION } from '../core/version'
+import type { AnyFn } from '../core/types'
+import type { Instance } from '../encapsulation/app-state'
+import { hasObjectDecorator } from '../encapsulation/decorators'
+
+interface PluginMeta {
+  name?: string
+  fastify?: string
+  decorators?: { fastify?: string[], request?: string[], reply?: string[] }
+  dependencies?: string[]
+}
+
+/** A plugin function as the loader sees it: any function, possibly carrying `fastify-plugin`'s symbols. */
+export type PluginFunction = AnyFn & {
+  [kPluginMeta]?: PluginMeta
+  [kDisplayName]?: unknown
+  [kSkipOverride]?: boolean
+}
+
+export function getPluginName (fn: PluginFunction, opts?: { name?: unknown }): string {
+  const meta = fn[kPluginMeta]
+  if (meta?.name) return meta.name
+  const displayName = fn[kDisplayName]
+  if (typeof displayName === 'string') return displayName
+  if (opts?.name) return opts.name as string
+  if (fn.name) return fn.name
+  return fn.toString().split('\n').slice(0, 2).map((s: string) => s.trim()).join(' -- ')
+}
+
+/** The `name` of its plugin-meta: what other plugins' `dependencies` and `hasPlugin()` may name. */
+export function metaName (fn: PluginFunction): string | undefined {
+  const name = fn[kPluginMeta]?.name
+  return typeof name === 'string' ? name : undefined
+}
+
+export function skipsOverride (fn: PluginFunction): boolean {
+  return fn[kSkipOverride] === true
+}
+
+/** Checks a plugin's declared metadata: Fastify version range, required decorators, required plugins. */
+export function checkPluginMeta (instance: Instance, fn: PluginFunction, name: string): void {
+  const meta = fn[kPluginMeta]
+  if (meta === undefined) return
+  if (typeof meta.fastify === 'string' && !semver.satisfies(FASTIFY_API_VERSION, meta.fastify, { includePrerelease: true })) {
+    throw new codes.FST_ERR_PLUGIN_VERSION_MISMATCH(name, meta.fastify, FASTIFY_API_VERSION)
+  }
+  const context = instance[kPluginContext]
+  const decorators = meta.decorators ?? {}
+  const checks: Array<[string[] | undefined, string, (d: string) => boolean]> = [
+    [decorators.fastify, 'Fastify', (d) => d in instance],
+    [decorators.request, 'Request', (d) => hasObjectDecorator(context, 'request', d)],
+    [decorators.reply, 'Reply', (d) => hasObjectDecorator(context, 'reply', d)]
+  ]
+  for (const [list, where, present] of checks) {
+    for (const decorator of list ?? []) {
+      if (!present(decorator)) throw new codes.FST_ERR_PLUGIN_NOT_PRESENT_IN_INSTANCE(decorator, ` required by '${name}'`, where)
+    }
+  }
+  for (const dependency of meta.dependencies ?? []) {
+    if (!context.registeredPlugins.includes(dependency)) throw new codes.FST_ERR_PLUGIN_DEPENDENCY_MISSING(dependency, name)
+  }
+}

@@ -1,0 +1,107 @@
+/**
+ * The HTTP server (http, https or http2) an application runs on: its creation from the factory options, the
+ * answer to malformed HTTP, and its closing when the application closes. `listen()` is in `listen.ts`, `inject()`
+ * in `inject.ts`.
+ */
+import http from 'node:http'
+import https from 'node:https'
+import http2 from 'node:http2'
+import type { Socket } from 'node:net'
+import { earlyErrorBody } from '../core/error-body'
+import type { AppState, RawHandler } from '../encapsulation/app-state'
+import type { RawServerBase } from '../types/raw'
+import type { NormalizedOptions } from './options'
+
+/** The socket of a malformed request, with the response Node may already be writing on it. */
+type ClientSocket = Socket & { _httpMessage?: (http.ServerResponse & { shouldKeepAlive?: boolean }) | null }
+
+/** Answers malformed HTTP (before any request object exists) with a JSON 400, 408 or 431, then closes. */
+function onClientError (err: NodeJS.ErrnoException, socket: ClientSocket): void {
+  if (err.code === 'ECONNRESET' || !socket.writable) {
+    socket.destroy()
+    return
+  }
+  // Bytes after a complete request that is still being answered (pipelined garbage, or a body longer than its
+  // Content-Length): a 400 now would interleave with or replace that response. Finish it, then close. (A request
+  // cut off mid-way, by a timeout or a malformed body, is answered at once: its response would never come.)
+  const inFlight = socket._httpMessage
+  if (inFlight !== null && inFlight !== undefined && inFlight.req?.complete === true) {
+    if (!inFlight.headersSent) inFlight.shouldKeepAlive = false
+    if (inFlight.writableFinished) socket.end()
+    else inFlight.once('finish', () => socket.end())
+    return
+  }
+  const status = err.code === 'HPE_HEADER_OVERFLOW' ? 431 : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400
+  const body = earlyErrorBody(status, 'Client Error')
+  socket.end(`HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`)
+}
+
+export function createServer (options: NormalizedOptions, handler: RawHandler): RawServerBase {
+  let server: RawServerBase
+  if (options.serverFactory !== undefined) {
+    server = options.serverFactory(handler, options)
+  } else if (options.http2) {
+    // the same listener serves HTTP/2's compatibility request and response objects
+    const http2Handler = handler as unknown as (req: http2.Http2ServerRequest, res: http2.Http2ServerResponse) => void
+    const http2Server = options.https ? http2.createSecureServer(options.https, http2Handler) : http2.createServer(http2Handler)
+    http2Server.setTimeout(options.http2SessionTimeout)
+    trackSessions(http2Server)
+    server = http2Server
+  } else {
+    const serverOptions: Record<string, number> = { requestTimeout: options.requestTimeout, keepAliveTimeout: options.keepAliveTimeout }
+    // Node checks request timeouts only every connectionsCheckingInterval (30 s by default): tighten it so a
+    // slow client is cut off close to requestTimeout, not up to 30 s later.
+    if (options.requestTimeout > 0) serverOptions.connectionsCheckingInterval = Math.min(30000, Math.max(50, Math.floor(options.requestTimeout / 2)))
+    const http1Server = options.https ? https.createServer({ ...options.https, ...serverOptions }, handler) : http.createServer(serverOptions, handler)
+    http1Server.keepAliveTimeout = options.keepAliveTimeout
+    http1Server.maxRequestsPerSocket = options.maxRequestsPerSocket
+    if (options.connectionTimeout > 0) http1Server.setTimeout(options.connectionTimeout)
+    server = http1Server
+  }
+  ;(server as http.Server).on('clientError', options.clientErrorHandler ?? onClientError)
+  return server
+}
+
+/** HTTP/2 sessions open on each server: `close()` must end them, as an HTTP/2 server waits for every session. */
+const openSessions = new WeakMap<object, Set<http2.Http2Session>>()
+
+function trackSessions (server: http2.Http2Server | http2.Http2SecureServer): void {
+  const sessions = new Set<http2.Http2Session>()
+  openSessions.set(server, sessions)
+  server.on('session', (session) => {
+    sessions.add(session)
+    session.once('close', () => sessions.delete(session))
+  })
+}
+
+/** Closes the listening server at `close()`: stops accepting, waits for in-flight requests, drops idle sockets. */
+export function closeServer (app: AppState, done: (err?: Error) => void): void {
+  if (!app.listening) {
+    done()
+    return
+  }
+  const server = app.server as http.Server
+  const sessions = openSessions.get(server)
+  // In-flight requests may finish, but not forever: past closeTimeout the remaining connections are cut.
+  const deadline = app.options.closeTimeout > 0
+    ? setTimeout(() => {
+      app.logger.warn(`closeTimeout (${app.options.closeTimeout} ms) reached: closing the remaining connections`)
+      if (typeof server.closeAllConnections === 'function') server.closeAllConnections()
+      if (sessions !== undefined) for (const session of sessions) session.destroy()
+    }, app.options.closeTimeout)
+    : null
+  server.close((err?: NodeJS.ErrnoException) => {
+    if (deadline !== null) clearTimeout(deadline)
+    done(err && err.code !== 'ERR_SERVER_NOT_RUNNING' ? err : undefined)
+  })
+  const force = app.options.forceCloseConnections
+  if (force === true && typeof server.closeAllConnections === 'function') server.closeAllConnections()
+  else if (force === 'idle' && typeof server.closeIdleConnections === 'function') server.closeIdleConnections()
+  // HTTP/2: GOAWAY to every session, so streams in flight finish and no new ones start; sessions then close
+  if (sessions !== undefined) {
+    for (const session of sessions) {
+      if (force === true) session.destroy()
+      else session.close()
+    }
+  }
+}

@@ -1,0 +1,44 @@
+/**
+ * The JSON bodies of error answers, the only place they are written by hand. Both are Fastify 4's formats, which
+ * clients and tests compare byte for byte; they are built without any user serializer, so they cannot fail.
+ */
+import { STATUS_CODES } from 'node:http'
+
+export interface ErrorPayload {
+  statusCode: number
+  code?: string
+  error: string
+  message: string
+}
+
+/** The reason phrase of a status, as error bodies carry it. */
+export function statusText (statusCode: number): string {
+  return STATUS_CODES[statusCode] ?? 'Unknown Error'
+}
+
+/** The default error handler's body: `{"statusCode","code"?,"error","message"}`. */
+export function defaultErrorBody (payload: ErrorPayload): string {
+  const statusCode = Number.isInteger(payload.statusCode) ? payload.statusCode : 500
+  const code = typeof payload.code === 'string' ? `,"code":${JSON.stringify(payload.code)}` : ''
+  return `{"statusCode":${statusCode}${code},"error":${JSON.stringify(safeString(payload.error))},"message":${JSON.stringify(safeString(payload.message))}}`
+}
+
+/**
+ * The body of an error answered before any route was chosen or outside every route (503 while closing, malformed
+ * HTTP, a bad URL): `{"error","code"?,"message","statusCode"}`, Fastify 4's order for these.
+ */
+export function earlyErrorBody (statusCode: number, message: string, code?: string): string {
+  const codePart = code === undefined ? '' : `,"code":${JSON.stringify(code)}`
+  return `{"error":${JSON.stringify(statusText(statusCode))}${codePart},"message":${JSON.stringify(message)},"statusCode":${statusCode}}`
+}
+
+/** A value as text for a message, whatever it is (a throwing `toString` included). */
+export function safeString (value: unknown): string {
+  if (typeof value === 'string') return value
+  if (value === undefined || value === null) return ''
+  try {
+    return String(value)
+  } catch {
+    return Object.prototype.toString.call(value)
+  }
+}

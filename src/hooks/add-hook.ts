@@ -1,0 +1,63 @@
+/**
+ * `instance.addHook(name, fn)`: checks the hook, then files it where it belongs: lifecycle hooks in the context's
+ * lists (and its existing children's), application hooks in the application's, `onClose` with the loader.
+ */
+import { codes } from '../core/errors'
+import { kApp, kPluginContext } from '../core/symbols'
+import { assertNotStarted } from '../core/start-guard'
+import type { AnyFn } from '../core/types'
+import type { Instance } from '../encapsulation/app-state'
+import type { PluginContext } from '../encapsulation/plugin-context'
+import { supportedHooks, type HookName } from './hook-names'
+
+/** Hooks whose callback form has a payload argument before `done`. */
+const payloadHooks = new Set(['preParsing', 'preSerialization', 'onSend', 'onError'])
+
+export function validateHook (name: unknown, fn: unknown): asserts fn is AnyFn {
+  if (typeof name !== 'string') throw new codes.FST_ERR_HOOK_INVALID_TYPE()
+  if (!supportedHooks.has(name)) throw new codes.FST_ERR_HOOK_NOT_SUPPORTED(name)
+  if (typeof fn !== 'function') throw new codes.FST_ERR_HOOK_INVALID_HANDLER(name, Object.prototype.toString.call(fn))
+  // An async hook must not also take `done`: it would resolve the hook twice.
+  if (fn.constructor.name === 'AsyncFunction' && fn.length > maxAsyncArgs(name)) {
+    throw new codes.FST_ERR_HOOK_INVALID_ASYNC_HANDLER()
+  }
+}
+
+function maxAsyncArgs (name: string): number {
+  if (payloadHooks.has(name)) return 3
+  if (name === 'onRoute' || name === 'onRegister') return Infinity
+  if (name === 'onClose') return 1
+  if (name === 'onReady' || name === 'preClose' || name === 'onListen') return 0
+  return 2
+}
+
+/** A context's hooks apply to all its descendants, including those created before the hook was added. */
+function addToContextTree (context: PluginContext, name: HookName, fn: AnyFn): void {
+  context.hooks[name].push(fn)
+  for (const child of context.children) addToContextTree(child, name, fn)
+}
+
+export function addHook (this: Instance, name: string, fn: AnyFn): Instance {
+  validateHook(name, fn)
+  assertNotStarted(this, 'Cannot call "addHook"!')
+  switch (name) {
+    case 'onClose':
+      this.onClose(bindOnClose(fn, this))
+      break
+    case 'onReady':
+    case 'preClose':
+    case 'onListen':
+      this[kApp].applicationHooks[name].push({ fn, instance: this })
+      break
+    default:
+      addToContextTree(this[kPluginContext], name as HookName, fn)
+  }
+  return this
+}
+
+/** avvio calls onClose hooks without a `this`; Fastify binds them to their instance. The arity tells avvio the style. */
+function bindOnClose (fn: AnyFn, instance: Instance): AnyFn {
+  return fn.length >= 2
+    ? (closing: unknown, done: AnyFn) => fn.call(instance, closing, done)
+    : (closing: unknown) => fn.call(instance, closing)
+}

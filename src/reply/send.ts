@@ -1,0 +1,296 @@
+/**
+ * The payload path of a reply: send → (preSerialization → serialize, for payloads that are not already a string,
+ * Buffer or stream) → onSend → write. `writeResponse` is the only place that ends a response. A failure before
+ * anything was written goes to `handleError`, which marks the reply as not started and answers with the error.
+ *
+ * `send.ts` and `error-handler.ts` import each other: the one mutual recursion of the code base, and a genuine one
+ * (an error is answered by sending its body, and sending can fail with an error).
+ */
+import { Buffer } from 'node:buffer'
+import { validateHeaderName, validateHeaderValue, type OutgoingHttpHeaders } from 'node:http'
+import { finished, Readable } from 'node:stream'
+import { codes } from '../core/errors'
+import { kRoute, kReplySerializer, kReplyHeaders, kReplyTrailers } from '../core/symbols'
+import { runPayloadHooks } from '../hooks/runners'
+import { serializeReply } from './payload-serializer'
+import { handleError } from './error-handler'
+import { announceTrailers, endWithTrailers } from './trailers'
+import type { ReplyState } from './reply'
+
+const jsonContentType = 'application/json; charset=utf-8'
+
+/** A JSON content type without a charset gets `charset=utf-8`, as Fastify does (`type('application/json')`). */
+function withJsonCharset (contentType: string): string {
+  if (contentType.includes('charset')) return contentType
+  const trimmed = contentType.trim()
+  return trimmed.endsWith(';') ? trimmed + ' charset=utf-8' : trimmed + '; charset=utf-8'
+}
+
+/** Streams (node or web) and fetch `Response`s are pre-serialized: they go straight to onSend. */
+function isStreamLike (payload: object): boolean {
+  const candidate = payload as { pipe?: unknown, getReader?: unknown }
+  return typeof candidate.pipe === 'function' || typeof candidate.getReader === 'function' ||
+    Object.prototype.toString.call(payload) === '[object Response]'
+}
+
+/** Chooses the content type and the serializer for a payload, then runs the onSend hooks. */
+export function sendPayload (reply: ReplyState, payload: unknown): void {
+  if (payload === undefined) {
+    onSendHook(reply, payload)
+    return
+  }
+  const headers = reply[kReplyHeaders]
+  const contentType = headers['content-type'] as string | undefined
+  if (typeof payload === 'string') {
+    if (contentType === undefined) {
+      headers['content-type'] = 'text/plain; charset=utf-8'
+    } else if (reply[kReplySerializer] !== null) {
+      serializeAndSend(reply, payload)
+      return
+    } else if (contentType.includes('json')) {
+      headers['content-type'] = withJsonCharset(contentType)
+    }
+    onSendHook(reply, payload)
+    return
+  }
+  if (payload !== null) {
+    if (Buffer.isBuffer(payload) || isStreamLike(payload)) {
+      if (contentType === undefined && Buffer.isBuffer(payload)) headers['content-type'] = 'application/octet-stream'
+      onSendHook(reply, payload)
+      return
+    }
+    if (ArrayBuffer.isView(payload)) {
+      if (contentType === undefined) headers['content-type'] = 'application/octet-stream'
+      onSendHook(reply, Buffer.from(payload.buffer, payload.byteOffset, payload.byteLength))
+      return
+    }
+  }
+  // objects and `null` (valid JSON) are serialized; a `reply.serializer()` of the handler's own may write anything,
+  // so its content type is the handler's to set (as in Fastify)
+  if (contentType === undefined) {
+    if (reply[kReplySerializer] === null) headers['content-type'] = jsonContentType
+  } else if (reply[kReplySerializer] === null && !contentType.includes('json') && reply[kRoute].replySerializer === null) {
+    // `null` under a non-JSON type is an empty body; an object has no way to become one
+    if (payload === null) onSendHook(reply, null)
+    else handleError(reply, new codes.FST_ERR_REP_INVALID_PAYLOAD_TYPE(typeof payload))
+    return
+  } else if (contentType.includes('json')) {
+    headers['content-type'] = withJsonCharset(contentType)
+  }
+  const hooks = reply[kRoute].preSerialization
+  if (hooks === null) {
+    serializeAndSend(reply, payload)
+  } else {
+    runPayloadHooks(hooks, reply.request, reply, payload, preSerializationDone)
+  }
+}
+
+function preSerializationDone (err: Error | null, reply: ReplyState, payload: unknown): void {
+  if (err !== null) {
+    handleError(reply, err)
+    return
+  }
+  // whatever the hooks leave (a string included) is serialized: the content type already says JSON
+  serializeAndSend(reply, payload)
+}
+
+function serializeAndSend (reply: ReplyState, payload: unknown): void {
+  let body: string
+  try {
+    body = serializeReply(reply, reply[kRoute], payload, reply.raw.statusCode)
+  } catch (err) {
+    handleError(reply, err as Error)
+    return
+  }
+  onSendHook(reply, body)
+}
+
+export function onSendHook (reply: ReplyState, payload: unknown): void {
+  const hooks = reply[kRoute].onSend
+  if (hooks === null) {
+    writeResponse(reply, payload)
+  } else {
+    runPayloadHooks(hooks, reply.request, reply, payload, onSendDone)
+  }
+}
+
+function onSendDone (err: Error | null, reply: ReplyState, payload: unknown): void {
+  if (err !== null) {
+    handleError(reply, err)
+    return
+  }
+  writeResponse(reply, payload)
+}
+
+/** Writes status, headers and body to the socket. The only place that ends a response. */
+function writeResponse (reply: ReplyState, payload: unknown): void {
+  const res = reply.raw
+  if (res.writableEnded || res.destroyed) return
+  if (payload !== null && typeof payload === 'object' && Object.prototype.toString.call(payload) === '[object Response]') {
+    if ((payload as Response).bodyUsed || (payload as Response).body?.locked === true) {
+      // its body can no longer be read: answering would hang
+      handleError(reply, new codes.FST_ERR_REP_RESPONSE_BODY_CONSUMED())
+      return
+    }
+    payload = unwrapResponse(reply, payload as Response)
+  }
+  const headers = reply[kReplyHeaders]
+  const statusCode: number = res.statusCode
+  if (statusCode === 204 || statusCode === 304 || (statusCode >= 100 && statusCode < 200)) {
+    // these statuses never carry a body: drop the headers describing one we were given (headers set for an
+    // empty answer, such as a CORS preflight's `content-length: 0`, are the user's choice and stay)
+    if (payload !== undefined && payload !== null) {
+      delete headers['content-length']
+      delete headers['transfer-encoding']
+      if (statusCode === 204) delete headers['content-type']
+    }
+    if (writeHead(reply, statusCode, headers)) res.end()
+    return
+  }
+  if (payload === undefined || payload === null) {
+    const trailed = reply[kReplyTrailers] !== null && announceTrailers(reply, headers)
+    if (!trailed && headers['content-length'] === undefined && headers['transfer-encoding'] === undefined) headers['content-length'] = '0'
+    if (!writeHead(reply, statusCode, headers)) return
+    if (trailed) endWithTrailers(reply, null)
+    else res.end()
+    return
+  }
+  if (typeof (payload as Partial<NodeJS.ReadableStream>).pipe === 'function') {
+    sendStream(reply, payload as Readable)
+    return
+  }
+  if (typeof (payload as Partial<ReadableStream>).getReader === 'function') {
+    if ((payload as ReadableStream).locked) {
+      // a reader holds it: nothing could ever be read from it, so answering would hang
+      handleError(reply, Object.assign(new TypeError('The ReadableStream sent is locked by a reader: release it, or send one nobody reads'), { statusCode: 500 }))
+      return
+    }
+    sendStream(reply, Readable.fromWeb(payload as Parameters<typeof Readable.fromWeb>[0]))
+    return
+  }
+  if (typeof payload !== 'string' && !Buffer.isBuffer(payload)) {
+    handleError(reply, new codes.FST_ERR_REP_INVALID_PAYLOAD_TYPE(typeof payload))
+    return
+  }
+  if (reply[kReplyTrailers] !== null && announceTrailers(reply, headers)) {
+    if (!writeHead(reply, statusCode, headers)) return
+    res.write(payload)
+    endWithTrailers(reply, payload)
+    return
+  }
+  const isHead = reply.request.raw.method === 'HEAD'
+  // a Content-Length that is not the body's would corrupt the framing of the connection: the body's wins. A HEAD
+  // route of its own may announce another length (its GET body's); an automatic one, running the GET handler,
+  // announces the length of the body that handler gave, as in Fastify.
+  const given = headers['content-length']
+  const length = Buffer.byteLength(payload)
+  if (given === undefined || (Number(given) !== length && (!isHead || reply[kRoute].autoHead))) headers['content-length'] = String(length)
+  if (!writeHead(reply, statusCode, headers)) return
+  // HEAD answers carry the GET route's headers (content-length included) but never a body
+  if (isHead) res.end()
+  else res.end(payload)
+}
+
+/** Last resort for an error body whose onSend hooks failed: written without hooks; failing here ends the socket. */
+export function writeErrorResponse (reply: ReplyState, body: string): void {
+  const res = reply.raw
+  if (res.writableEnded || res.destroyed) return
+  const headers = reply[kReplyHeaders]
+  headers['content-length'] = String(Buffer.byteLength(body))
+  try {
+    res.writeHead(res.statusCode, headers)
+    if (reply.request.raw.method === 'HEAD') res.end()
+    else res.end(body)
+  } catch (err) {
+    reply.log.error({ err }, 'the error response could not be written')
+    res.destroy()
+  }
+}
+
+/** A fetch `Response` brings its own status and headers; its body (a web stream or null) is what gets written. */
+function unwrapResponse (reply: ReplyState, response: Response): unknown {
+  reply.raw.statusCode = response.status
+  const headers = reply[kReplyHeaders]
+  response.headers.forEach((value, name) => { headers[name] = value })
+  return response.body
+}
+
+/**
+ * `writeHead` throws on an invalid header name or value (or status): the response is then answered by the error
+ * handler, without the offending headers, so that one bad header cannot leave the request hanging.
+ */
+function writeHead (reply: ReplyState, statusCode: number, headers: OutgoingHttpHeaders): boolean {
+  try {
+    reply.raw.writeHead(statusCode, headers)
+    return true
+  } catch (err) {
+    dropInvalidHeaders(reply)
+    handleError(reply, err)
+    return false
+  }
+}
+
+function dropInvalidHeaders (reply: ReplyState): void {
+  const headers = reply[kReplyHeaders]
+  let dropped = false
+  for (const name of Object.keys(headers)) {
+    try {
+      validateHeaderName(name)
+      validateHeaderValue(name, headers[name] as string)
+    } catch {
+      delete headers[name]
+      dropped = true
+    }
+  }
+  // nothing was wrong with the headers themselves: start the error answer from a clean slate
+  if (!dropped) reply[kReplyHeaders] = {}
+}
+
+/** Pipes a stream; headers are set (not flushed) first so that an error before the first byte still gets a response. */
+function sendStream (reply: ReplyState, payload: Readable): void {
+  const res = reply.raw
+  const headers = reply[kReplyHeaders]
+  const trailed = reply[kReplyTrailers] !== null && announceTrailers(reply, headers)
+  try {
+    for (const name of Object.keys(headers)) res.setHeader(name, headers[name] as string)
+  } catch (err) {
+    for (const name of Object.keys(headers)) res.removeHeader(name)
+    releaseStream(payload)
+    dropInvalidHeaders(reply)
+    handleError(reply, err)
+    return
+  }
+  if (reply.request.raw.method === 'HEAD') {
+    // HEAD answers carry the headers but never a body: the stream is not read, and released
+    res.end()
+    releaseStream(payload)
+    return
+  }
+  let sourceDone = false
+  finished(payload, (err) => {
+    sourceDone = true
+    if (err && (err as NodeJS.ErrnoException).code !== 'ERR_STREAM_PREMATURE_CLOSE') {
+      if (res.headersSent) {
+        reply.log.warn({ err }, 'response stream errored after headers were sent')
+        res.destroy()
+      } else {
+        handleError(reply, err)
+      }
+    }
+  })
+  finished(res, () => {
+    if (!sourceDone) releaseStream(payload)
+  })
+  if (!trailed) {
+    payload.pipe(res)
+    return
+  }
+  // the response ends only once the trailers are known; a stream's trailer functions get `null` as payload
+  payload.once('end', () => endWithTrailers(reply, null))
+  payload.pipe(res, { end: false })
+}
+
+/** Streams from other libraries may lack `destroy()` (old-style streams): those are left to end on their own. */
+function releaseStream (stream: Readable): void {
+  if (typeof stream.destroy === 'function') stream.destroy()
+}

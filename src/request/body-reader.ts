@@ -1,0 +1,122 @@
+/**
+ * Reading a request body for a parser: a `parseAs` parser gets the collected body, checked against the body limit
+ * (before and while reading) and the `Content-Length`; a stream parser gets the stream. Either form of parser
+ * (callback or promise) reports once, whatever it does.
+ */
+import type { Readable } from 'node:stream'
+import { codes, toError } from '../core/errors'
+import { isThenable } from '../core/objects'
+import type { Instance } from '../encapsulation/app-state'
+import type { RequestState } from './request'
+import type { BodyStream, ContentTypeParserFn, ParserDone, ParserEntry } from './content-type-parser'
+
+/** Calls a user parser in either form (callback or promise) and reports to `done` once, whatever it does. */
+export function runParser (fn: ContentTypeParserFn, instance: Instance, request: RequestState, input: unknown, done: ParserDone): void {
+  let settled = false
+  const finish: ParserDone = (err, body) => {
+    if (settled) return
+    settled = true
+    // a parser may fail with any value (`done('boom')`): it must still become an error response, never a body
+    if (err) done(toError(err))
+    else done(null, body)
+  }
+  let result: unknown
+  try {
+    result = fn.call(instance, request, input, finish)
+  } catch (err) {
+    // Once settled, the throw came from the lifecycle behind `done`: not the parser's to report.
+    if (settled) throw err
+    finish(toError(err))
+    return
+  }
+  if (isThenable(result)) {
+    result.then((body: unknown) => finish(null, body), (err: unknown) => finish(toError(err)))
+  }
+}
+
+/**
+ * Collects the body for a `parseAs` parser, enforcing the body limit (before and while reading) and the
+ * `Content-Length` of the original request, then hands it to the parser.
+ */
+export function readBody (instance: Instance, request: RequestState, payload: BodyStream, entry: ParserEntry, limit: number, done: ParserDone): void {
+  const headers = request.headers ?? request.raw?.headers
+  const declared = headers === undefined ? undefined : headers['content-length']
+  const parsedLength = declared === undefined ? NaN : Number(declared)
+  const expected = Number.isFinite(parsedLength) ? parsedLength : -1
+  if (expected > limit) {
+    done(new codes.FST_ERR_CTP_BODY_TOO_LARGE())
+    return
+  }
+
+  // The length on the wire is known for the original request, or when a preParsing stream reports it.
+  const isOriginal = payload === request.raw
+  let chunks: Buffer[] | null = []
+  let received = 0
+  let settled = false
+
+  const stop = (): void => {
+    settled = true
+    chunks = null
+    payload.removeListener('data', onData)
+    payload.removeListener('end', onEnd)
+    payload.removeListener('aborted', onAbort)
+    payload.removeListener('close', onAbort)
+    // The 'error' listener stays: a later error on a stream nobody listens to would crash the process.
+  }
+
+  function onData (chunk: Buffer | string): void {
+    const buffer = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk)
+    received += buffer.length
+    if (received > limit) {
+      stop()
+      // A preParsing stream (e.g. a decompressor) is ours to stop; the raw request is drained by Node after the reply.
+      if (!isOriginal) (payload as Partial<Readable>).destroy?.()
+      done(new codes.FST_ERR_CTP_BODY_TOO_LARGE())
+      return
+    }
+    chunks!.push(buffer)
+  }
+
+  function onEnd (): void {
+    const collected = chunks!
+    stop()
+    const encoded = payload.receivedEncodedLength
+    const actual = typeof encoded === 'number' ? encoded : (isOriginal ? received : -1)
+    if (expected !== -1 && actual !== -1 && actual !== expected) {
+      done(new codes.FST_ERR_CTP_INVALID_CONTENT_LENGTH())
+      return
+    }
+    const buffer = collected.length === 1 ? collected[0] : Buffer.concat(collected, received)
+    const body = entry.parseAs === 'string' ? buffer.toString('utf8') : buffer
+    // Built-in parsers are synchronous and call done once: no guard needed on the hottest path.
+    if (entry.builtin) entry.fn.call(instance, request, body, done)
+    else runParser(entry.fn, instance, request, body, done)
+  }
+
+  function onError (err: Error): void {
+    if (settled) return
+    stop()
+    done(err)
+  }
+
+  function onAbort (): void {
+    if (settled) return
+    stop()
+    done(requestAbortedError())
+  }
+
+  payload.on('data', onData)
+  payload.on('end', onEnd)
+  payload.on('error', onError)
+  payload.on('aborted', onAbort)
+  payload.on('close', onAbort)
+  // A stream paused explicitly (e.g. while async hooks ran) would not start flowing from a 'data' listener alone.
+  if (payload.isPaused()) payload.resume()
+}
+
+function requestAbortedError (): Error {
+  const err = new Error('Request aborted before its body was received') as Error & { code: string, statusCode: number }
+  err.code = 'ECONNRESET'
+  err.statusCode = 400
+  return err
+}

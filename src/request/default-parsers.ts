@@ -1,0 +1,30 @@
+/** The built-in body parsers: `application/json` (protected against prototype poisoning) and `text/plain`. */
+import { parse as parseJson } from 'secure-json-parse'
+import { codes } from '../core/errors'
+import type { ParserDone, PoisoningAction } from './content-type-parser'
+
+/** The built-in `application/json` parser for a `parseAs: 'string'` (or `'buffer'`) body. */
+export function createJsonParser (onProtoPoisoning: PoisoningAction = 'error', onConstructorPoisoning: PoisoningAction = 'error') {
+  const options = { protoAction: onProtoPoisoning, constructorAction: onConstructorPoisoning }
+  return function defaultJsonParser (_request: unknown, body: string | Buffer, done: ParserDone): void {
+    if (body.length === 0) {
+      done(new codes.FST_ERR_CTP_EMPTY_JSON_BODY())
+      return
+    }
+    let json: unknown
+    try {
+      json = parseJson(body, null, options)
+    } catch (err) {
+      // Malformed JSON and poisoning both throw a SyntaxError; Fastify answers 400 with its message.
+      (err as Error & { statusCode?: number }).statusCode = 400
+      done(err as Error)
+      return
+    }
+    done(null, json)
+  }
+}
+
+/** The built-in `text/plain` parser. */
+export function defaultTextParser (_request: unknown, body: string, done: ParserDone): void {
+  done(null, body)
+}

@@ -1,0 +1,158 @@
+/**
+ * Dispatch: the server's request listener. It answers 503 while closing, applies `rewriteUrl`, finds the route
+ * (deriving constraints first when any strategy is in use) or the not-found handler of the URL's context, and starts
+ * the request pipeline. Errors found before any route was chosen are answered here.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import { codes, toError, type EnclaveError } from '../core/errors'
+import { earlyErrorBody, defaultErrorBody, statusText } from '../core/error-body'
+import { asRouterMethod, supportedMethodSet } from '../core/http-methods'
+import { kApp, kRoute } from '../core/symbols'
+import type { AppState, RawHandler } from '../encapsulation/app-state'
+import type { RouteRecord } from '../routing/route-model'
+import { createReply, runPreHandler, startRequest } from './pipeline'
+import type { RequestState } from './request'
+import type { ReplyState } from '../reply/reply'
+
+type RawRequest = IncomingMessage & { originalUrl?: string }
+
+const closingBody = earlyErrorBody(503, statusText(503))
+
+/** Builds the `(req, res)` listener of the HTTP server for one application. */
+export function createRequestHandler (app: AppState): RawHandler {
+  const router = app.router
+  const rewriteUrl = app.options.rewriteUrl
+
+  return function handleRequest (req: RawRequest, res: ServerResponse): void {
+    if (app.closing) {
+      if (app.options.return503OnClosing) {
+        res.writeHead(503, { 'content-type': 'application/json', 'content-length': String(closingBody.length), connection: 'close' })
+        res.end(closingBody)
+        return
+      }
+      res.setHeader('connection', 'close')
+    }
+    if (rewriteUrl !== undefined && !rewrite(app, rewriteUrl, req, res)) return
+    if (!app.hasConstraints) {
+      dispatch(app, req, res, router.find(asRouterMethod(req.method as string), req.url as string))
+      return
+    }
+    const constrainer = router.constrainer
+    if (constrainer.asyncStrategiesInUse.size === 0) {
+      dispatch(app, req, res, router.find(asRouterMethod(req.method as string), req.url as string, constrainer.deriveConstraints(req)))
+      return
+    }
+    // an asynchronous strategy (deriveConstraint(req, ctx, done)): route once every value is known
+    constrainer.deriveConstraints(req, undefined, (err, constraints) => {
+      if (err !== null && err !== undefined) {
+        const asyncError = new codes.FST_ERR_ASYNC_CONSTRAINT()
+        asyncError.cause = err
+        frameworkError(app, req, res, asyncError)
+        return
+      }
+      dispatch(app, req, res, router.find(asRouterMethod(req.method as string), req.url as string, constraints))
+    })
+  }
+}
+
+/**
+ * Applies the `rewriteUrl` option. A non-string result keeps the original URL (as Fastify does) and is logged; a
+ * throw is answered as a framework error (500) instead of escaping the request handler. False when answered here.
+ */
+function rewrite (app: AppState, rewriteUrl: (req: RawRequest) => unknown, req: RawRequest, res: ServerResponse): boolean {
+  req.originalUrl = req.url
+  let url: unknown
+  try {
+    url = rewriteUrl.call(app.root, req)
+  } catch (err) {
+    frameworkError(app, req, res, toError(err))
+    return false
+  }
+  if (typeof url === 'string') req.url = url
+  else app.logger.error({ err: new codes.FST_ERR_ROUTE_REWRITE_NOT_STR(req.url, typeof url) }, 'rewriteUrl did not return a string: the URL is kept')
+  return true
+}
+
+interface Found { store: RouteRecord | null, params: Record<string, string | undefined>, searchParams: Record<string, string> }
+
+/** Starts the found route, or the not-found handler of the URL's context. */
+function dispatch (app: AppState, req: RawRequest, res: ServerResponse, found: Found | null): void {
+  if (found !== null && found.store !== null) {
+    startRequest(app, found.store.compiled!, req, res, found.params, found.searchParams)
+    return
+  }
+  if (found !== null) {
+    // find-my-way's onBadUrl answered: the URL has an invalid percent-encoding
+    frameworkError(app, req, res, new codes.FST_ERR_BAD_URL(req.url))
+    return
+  }
+  if (app.defaultRoute === null) startNotFound(app, req, res)
+  else runDefaultRoute(app, app.defaultRoute, req, res)
+}
+
+/** Starts the not-found handler of the URL's context: what an unmatched request gets (`getDefaultRoute()`). */
+export function startNotFound (app: AppState, req: IncomingMessage, res: ServerResponse): void {
+  const { record, params, query } = findNotFound(app, req.method as string, req.url as string)
+  startRequest(app, record.compiled!, req, res, params, query)
+}
+
+/** The not-found route record for a method and URL (never null: the root default matches everything), its params and query. */
+export function findNotFound (app: AppState, method: string, url: string): { record: RouteRecord, params: Record<string, string | undefined>, query: Record<string, string> } {
+  const found = app.notFoundRouter.find(asRouterMethod(supportedMethodSet.has(method) ? method : 'GET'), url)
+  if (found === null || found.store === null || found.store === undefined) {
+    return { record: app.notFoundByPrefix.get('')!, params: {}, query: {} }
+  }
+  // `params['*']` is the rest of the URL after the handler's prefix, as in Fastify
+  return { record: found.store, params: found.params, query: found.searchParams }
+}
+
+/** The user's `setDefaultRoute` function; a throw is answered 500 rather than left to crash the process. */
+function runDefaultRoute (app: AppState, defaultRoute: RawHandler, req: IncomingMessage, res: ServerResponse): void {
+  try {
+    defaultRoute(req, res)
+  } catch (err) {
+    app.logger.error({ err }, 'the default route threw')
+    if (res.headersSent) {
+      res.destroy()
+      return
+    }
+    const body = defaultErrorBody({ statusCode: 500, error: statusText(500), message: statusText(500) })
+    res.writeHead(500, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body) })
+    res.end(body)
+  }
+}
+
+/**
+ * An error found before any route was chosen (a bad URL, a failing asynchronous constraint, a throwing `rewriteUrl`):
+ * answered by the `frameworkErrors` option when given (with a request and reply of the URL's not-found context),
+ * else with Fastify 4's fixed JSON body, written directly: no route was chosen, so no route's hooks or error
+ * handler apply.
+ */
+function frameworkError (app: AppState, req: IncomingMessage, res: ServerResponse, err: Partial<EnclaveError> & Error): void {
+  const handler = app.options.frameworkErrors
+  if (handler === undefined) {
+    const statusCode = err.statusCode ?? 500
+    if (statusCode >= 500) app.logger.error({ err, req }, err.message)
+    // Fastify 4's bodies: the bad-URL one carries its code, the others do not
+    const body = earlyErrorBody(statusCode, err.message, err.code === 'FST_ERR_BAD_URL' ? err.code : undefined)
+    res.writeHead(statusCode, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) })
+    res.end(body)
+    return
+  }
+  const { record, query } = findNotFound(app, req.method as string, req.url as string)
+  const reply = createReply(app, record.compiled!, req, res, {}, query)
+  try {
+    handler(err, reply.request, reply)
+  } catch (thrown) {
+    reply.send(toError(thrown))
+  }
+}
+
+/** `reply.callNotFound()`: answers with the not-found handler of the request's URL (its preHandler hooks only). */
+export function callNotFound (request: RequestState, reply: ReplyState): void {
+  const app = request[kRoute].instance[kApp]
+  const route = findNotFound(app, request.method, request.url).record.compiled!
+  request[kRoute] = route
+  reply[kRoute] = route
+  runPreHandler(request, reply)
+}

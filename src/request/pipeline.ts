@@ -1,0 +1,182 @@
+/**
+ * The per-request pipeline: onRequest → preParsing → body parsing → preValidation → validation → preHandler →
+ * handler. Each step reads only the route's `CompiledRoute`; nothing is looked up by name. What happens once the
+ * handler answers is the reply's (`reply/send.ts`).
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import { toError } from '../core/errors'
+import { kRoute } from '../core/symbols'
+import { isThenable } from '../core/objects'
+import { runHooks, runPayloadHooks, isAnswered } from '../hooks/runners'
+import { validateRequest } from '../schema/validation/route-validation'
+import type { AppState } from '../encapsulation/app-state'
+import type { CompiledRoute } from '../routing/route-model'
+import type { ReplyState } from '../reply/reply'
+import type { RequestState } from './request'
+import type { BodyStream } from './content-type-parser'
+import { watchAbort, watchResponse, watchTimeout } from './response-watchers'
+
+type Params = Record<string, string | undefined>
+
+/** Builds the request and its reply (the reply holds the request, so nothing else is allocated to return both). */
+export function createReply (app: AppState, route: CompiledRoute, req: IncomingMessage, res: ServerResponse, params: Params, query: unknown): ReplyState {
+  // called unbound: a user generator must not see the internal compiled route as `this`
+  const genReqId = route.genReqId
+  const id = genReqId(req)
+  const log = app.loggingEnabled ? route.requestLogger(id, req) : app.logger
+  const request = new route.Request(id, params, req, query, log, route)
+  const reply = new route.Reply(res, request, log, route)
+  for (const [key, value] of route.requestProps) request[key] = value
+  for (const [key, value] of route.replyProps) reply[key] = value
+  return reply
+}
+
+/** Starts a request on its route: the request log line, the response watchers it needs, then onRequest. */
+export function startRequest (app: AppState, route: CompiledRoute, req: IncomingMessage, res: ServerResponse, params: Params, query: unknown): void {
+  const reply = createReply(app, route, req, res, params, query)
+  const request = reply.request
+  if (app.requestLogging) request.log.info({ req: request }, 'incoming request')
+  if (route.onResponse !== null || app.requestLogging) watchResponse(app, request, reply)
+  if (route.onTimeout !== null) watchTimeout(request, reply)
+  if (route.onRequestAbort !== null) watchAbort(request, reply)
+  if (route.onRequest === null) {
+    afterOnRequest(null, request, reply)
+  } else {
+    runHooks(route.onRequest, request, reply, true, afterOnRequest)
+  }
+}
+
+function afterOnRequest (err: Error | null, request: RequestState, reply: ReplyState): void {
+  if (err !== null) {
+    reply.send(err)
+    return
+  }
+  const route = request[kRoute]
+  if (route.preParsing === null) {
+    handleBody(request, reply, request.raw)
+  } else {
+    runPayloadHooks(route.preParsing, request, reply, request.raw, afterPreParsing)
+  }
+}
+
+function afterPreParsing (err: Error | null, reply: ReplyState, payload: BodyStream): void {
+  if (isAnswered(reply)) return
+  if (err !== null) {
+    reply.send(err)
+    return
+  }
+  handleBody(reply.request, reply, payload)
+}
+
+/** Parses the body when the method carries one (Fastify's rules): GET/HEAD never; OPTIONS/DELETE only with a type. */
+function handleBody (request: RequestState, reply: ReplyState, payload: BodyStream): void {
+  const route = request[kRoute]
+  const method = request.raw.method as string
+  if (method === 'GET' || method === 'HEAD' || route.isNotFound) {
+    afterBody(request, reply)
+    return
+  }
+  const headers = request.raw.headers
+  const contentType: string | undefined = headers['content-type']
+  const length: string | undefined = headers['content-length']
+  const chunked = headers['transfer-encoding'] !== undefined
+  if (method === 'OPTIONS' || method === 'DELETE') {
+    // a typed body is parsed even when declared empty (`content-length: 0`), so an empty JSON body is a 400 as for POST
+    if (contentType === undefined || (!chunked && length === undefined)) {
+      afterBody(request, reply)
+      return
+    }
+  } else if (contentType === undefined && !chunked && (length === undefined || length === '0')) {
+    afterBody(request, reply)
+    return
+  }
+  route.contentTypeParsers.parse(route.instance, request, payload, contentType, route.bodyLimit, (err, body) => {
+    if (err !== null) {
+      reply.send(err)
+      return
+    }
+    request.body = body
+    afterBody(request, reply)
+  })
+}
+
+function afterBody (request: RequestState, reply: ReplyState): void {
+  if (isAnswered(reply)) return
+  const route = request[kRoute]
+  if (route.preValidation === null) {
+    afterPreValidation(null, request, reply)
+  } else {
+    runHooks(route.preValidation, request, reply, true, afterPreValidation)
+  }
+}
+
+function afterPreValidation (err: Error | null, request: RequestState, reply: ReplyState): void {
+  if (err !== null) {
+    reply.send(err)
+    return
+  }
+  const route = request[kRoute]
+  if (route.validation !== null) {
+    const validationError = validateRequest(route.validation, request, route.instance)
+    if (validationError !== undefined) {
+      if (!route.attachValidation) {
+        reply.send(validationError)
+        return
+      }
+      request.validationError = validationError
+    }
+  }
+  runPreHandler(request, reply)
+}
+
+/** preHandler hooks, then the handler: the last steps of a request (also of `reply.callNotFound()`). */
+export function runPreHandler (request: RequestState, reply: ReplyState): void {
+  const route = request[kRoute]
+  if (route.preHandler === null) {
+    invokeHandler(request, reply)
+  } else {
+    runHooks(route.preHandler, request, reply, true, afterPreHandler)
+  }
+}
+
+function afterPreHandler (err: Error | null, request: RequestState, reply: ReplyState): void {
+  if (err !== null) {
+    reply.send(err)
+    return
+  }
+  invokeHandler(request, reply)
+}
+
+/** Calls the handler with `this` = its instance; a returned value or promise is sent. */
+function invokeHandler (request: RequestState, reply: ReplyState): void {
+  if (isAnswered(reply)) return
+  const route = request[kRoute]
+  let result: unknown
+  try {
+    result = route.handler.call(route.instance, request, reply)
+  } catch (err) {
+    reply.send(toError(err))
+    return
+  }
+  if (result === undefined || result === reply) return
+  if (isThenable(result)) {
+    result.then((payload: unknown) => onHandlerResolved(reply, payload), (err: unknown) => onHandlerRejected(reply, err))
+    return
+  }
+  reply.send(result)
+}
+
+function onHandlerResolved (reply: ReplyState, payload: unknown): void {
+  // Fastify 4: a resolved value is sent; `undefined` without a reply sends an empty body rather than hang
+  if (payload === reply || reply.sent) return
+  reply.send(payload)
+}
+
+function onHandlerRejected (reply: ReplyState, err: unknown): void {
+  if (reply.sent && reply.raw.headersSent) {
+    // Fastify 4's words, which log alerts may match
+    reply.log.error({ err }, 'Promise errored, but reply.sent = true was set')
+    return
+  }
+  reply.send(toError(err))
+}

@@ -1,0 +1,183 @@
+/**
+ * The request object handed to hooks and handlers. Fields set per request are own properties assigned in one
+ * constructor (a stable shape); derived values (`ip`, `hostname`, `protocol`, …) are getters on the prototype.
+ * Every encapsulation context gets its own subclass, so `decorateRequest` in one context never reaches a sibling.
+ */
+import type { IncomingHttpHeaders, IncomingMessage } from 'node:http'
+import proxyAddr from 'proxy-addr'
+import { kApp, kRequestHeaders, kRoute, kTrustProxy } from '../core/symbols'
+import { warnDeprecated } from '../core/deprecations'
+import type { Logger } from '../types/logger'
+import type { CompiledRoute } from '../routing/route-model'
+import { requestSchemaMethods } from './route-schema-functions'
+
+/** Node's request as Enclave sees it: `originalUrl` is set when `rewriteUrl` changed the URL. */
+export type RawRequest = IncomingMessage & { originalUrl?: string }
+export type RouteParams = Record<string, string | undefined>
+export type TrustFunction = (addr: string | undefined, index: number) => boolean
+
+/** The internal view of a request object; its public members are typed in `src/types/request.ts`. */
+export interface RequestState {
+  id: string
+  params: RouteParams
+  raw: RawRequest
+  query: unknown
+  log: Logger
+  body: unknown
+  validationError?: Error
+  [kRequestHeaders]: IncomingHttpHeaders
+  [kRoute]: CompiledRoute
+  [kTrustProxy]: TrustFunction | null
+  /** Assigning adds to the incoming headers (Fastify's setter). */
+  headers: IncomingHttpHeaders
+  readonly url: string
+  readonly method: string
+  /** Decorators, and whatever hooks and handlers add. */
+  [member: string | symbol]: unknown
+}
+
+/** A context's request class: decorators go on its prototype. */
+export interface RequestClass {
+  new (id: string, params: RouteParams, raw: IncomingMessage, query: unknown, log: Logger, route: CompiledRoute): RequestState
+  prototype: RequestState
+}
+
+/** The trust function of the `trustProxy` option (addresses, CIDR ranges, a hop count or a function), or null. */
+export function compileTrustProxy (option: unknown): TrustFunction | null {
+  if (option === false || option === undefined) return null
+  if (option === true) return () => true
+  if (typeof option === 'function') return option as TrustFunction
+  if (typeof option === 'number') return (_addr, index) => index < option
+  if (typeof option === 'string') return proxyAddr.compile(option.split(',').map((s) => s.trim())) as TrustFunction
+  return proxyAddr.compile(option as string[]) as TrustFunction
+}
+
+/** The base of every context's request class: it holds the shared getters; instances come from `subclassRequest`. */
+export const Request = function Request (): void {} as unknown as RequestClass
+
+/** Creates the request class of a child context: same fields, prototype chained to the parent's. */
+export function subclassRequest (Parent: RequestClass): RequestClass {
+  function ContextRequest (this: RequestState, id: string, params: RouteParams, raw: IncomingMessage, query: unknown, log: Logger, route: CompiledRoute): void {
+    this.id = id
+    this.params = params
+    this.raw = raw
+    this.query = query
+    this.log = log
+    this.body = undefined
+    this[kRequestHeaders] = raw.headers
+    this[kRoute] = route
+  }
+  ContextRequest.prototype = Object.create(Parent.prototype)
+  ContextRequest.prototype.constructor = ContextRequest
+  return ContextRequest as unknown as RequestClass
+}
+
+function firstHeader (value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value
+}
+
+Object.defineProperties(Request.prototype, {
+  [kTrustProxy]: { value: null, writable: true },
+  // assigning headers adds to the incoming ones (Fastify's setter); `raw.headers` stays untouched
+  headers: {
+    get () { return this[kRequestHeaders] },
+    set (value: Record<string, unknown>) { this[kRequestHeaders] = { ...this.raw.headers, ...value } }
+  },
+  url: { get () { return this.raw.url } },
+  originalUrl: { get () { return this.raw.originalUrl ?? this.raw.url } },
+  method: { get () { return this.raw.method } },
+  socket: { get () { return this.raw.socket } },
+  connection: {
+    get () {
+      warnDeprecated('requestConnection')
+      return this.raw.socket
+    }
+  },
+  ip: {
+    get () {
+      const trust = this[kTrustProxy]
+      return trust === null ? this.raw.socket?.remoteAddress : proxyAddr(this.raw, trust)
+    }
+  },
+  ips: {
+    get () {
+      const trust = this[kTrustProxy]
+      return trust === null ? undefined : proxyAddr.all(this.raw, trust)
+    }
+  },
+  hostname: {
+    get () {
+      const headers = this.raw.headers
+      if (this[kTrustProxy] !== null && headers['x-forwarded-host'] !== undefined && this[kTrustProxy](this.raw.socket?.remoteAddress, 0)) {
+        const forwarded = firstHeader(headers['x-forwarded-host']) as string
+        return forwarded.split(',').pop()!.trim()
+      }
+      return headers.host ?? headers[':authority']
+    }
+  },
+  protocol: {
+    get () {
+      const headers = this.raw.headers
+      if (this[kTrustProxy] !== null && headers['x-forwarded-proto'] !== undefined && this[kTrustProxy](this.raw.socket?.remoteAddress, 0)) {
+        const proto = firstHeader(headers['x-forwarded-proto']) as string
+        return proto.split(',').pop()!.trim()
+      }
+      return this.raw.socket?.encrypted === true ? 'https' : 'http'
+    }
+  },
+  routeOptions: {
+    get () {
+      const route: CompiledRoute = this[kRoute]
+      const options = route.options
+      // a not-found handler is no route: Fastify reports no method, url or config of its own
+      const isRoute = !route.isNotFound
+      return {
+        method: isRoute ? route.method : undefined,
+        url: isRoute ? route.url : undefined,
+        config: route.config,
+        schema: route.schema,
+        bodyLimit: route.bodyLimit,
+        attachValidation: isRoute ? route.attachValidation : undefined,
+        logLevel: route.logLevel,
+        exposeHeadRoute: isRoute ? options.exposeHeadRoute ?? route.instance[kApp].options.exposeHeadRoutes : undefined,
+        prefixTrailingSlash: isRoute ? options.prefixTrailingSlash ?? 'both' : undefined,
+        version: options.version ?? options.constraints?.version,
+        handler: route.handler
+      }
+    }
+  },
+  // the properties Fastify 4 deprecated in favour of routeOptions, with its warnings (once per process each)
+  routeConfig: {
+    get () {
+      warnDeprecated('routeConfig')
+      return this[kRoute].config
+    }
+  },
+  routerPath: {
+    get () {
+      warnDeprecated('routerPath')
+      return this[kRoute].isNotFound ? undefined : this[kRoute].url
+    }
+  },
+  routerMethod: {
+    get () {
+      warnDeprecated('routerMethod')
+      return this[kRoute].isNotFound ? undefined : this[kRoute].method
+    }
+  },
+  routeSchema: {
+    get () {
+      warnDeprecated('routeSchema')
+      return this[kRoute].schema
+    }
+  },
+  is404: { get () { return this[kRoute].isNotFound } },
+  context: {
+    get () {
+      warnDeprecated('requestContext')
+      return this[kRoute]
+    }
+  }
+})
+
+Object.assign(Request.prototype, requestSchemaMethods)

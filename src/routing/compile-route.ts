@@ -1,0 +1,71 @@
+/**
+ * Compile-at-ready: each registered route (and not-found handler) becomes a `CompiledRoute`, resolving from its
+ * context chain the hooks (bound to the instance; empty lists become null), validators, serializers, error-handler
+ * chain, body limit, decorators, request id generator and logger, so a request does no lookups.
+ */
+import type { AnyFn } from '../core/types'
+import type { AppState } from '../encapsulation/app-state'
+import { collectProps } from '../encapsulation/decorators'
+import { lifecycleHooks, routeHooks, type LifecycleHookName } from '../hooks/hook-names'
+import { compileRouteValidation } from '../schema/validation/route-validation'
+import { compileRouteSerializers } from '../schema/serialization/response-serializers'
+import { resolveGenReqId, resolveRequestLogger, type RequestIdentityDefaults } from '../request/request-identity'
+import type { CompiledRoute, RouteRecord } from './route-model'
+
+/** Compiles every route and not-found handler. Runs once, when the app becomes ready; throws on a bad schema. */
+export function compileRoutes (app: AppState): void {
+  for (const record of app.routes) record.compiled = compileRoute(record, app.options.bodyLimit, app.requestIdentity)
+  for (const record of app.notFoundRecords) record.compiled = compileRoute(record, app.options.bodyLimit, app.requestIdentity)
+}
+
+/** Resolves everything a route needs per request, once. Throws (failing `ready()`) on a bad schema. */
+function compileRoute (record: RouteRecord, bodyLimit: number, identity: RequestIdentityDefaults): CompiledRoute {
+  const { options, plugin, instance } = record
+  const hooks = {} as Record<LifecycleHookName, AnyFn[] | null>
+  for (const name of lifecycleHooks) {
+    const list = routeHooks(plugin, options, name).map((fn) => fn.bind(instance))
+    hooks[name] = list.length > 0 ? list : null
+  }
+  const routeOptions = { ...options, method: record.method }
+  return {
+    method: record.method,
+    url: record.url,
+    options,
+    // a not-found handler's options carry internal markers (isDefault): its config is empty, as in Fastify
+    config: record.isNotFound ? {} : { ...options.config, url: record.url, method: record.method },
+    schema: options.schema,
+    handler: options.handler,
+    instance,
+    plugin,
+    onRequest: hooks.onRequest,
+    preParsing: hooks.preParsing,
+    preValidation: hooks.preValidation,
+    preHandler: hooks.preHandler,
+    preSerialization: hooks.preSerialization,
+    onSend: hooks.onSend,
+    onResponse: hooks.onResponse,
+    onError: hooks.onError,
+    onTimeout: hooks.onTimeout,
+    onRequestAbort: hooks.onRequestAbort,
+    errorHandler: options.errorHandler !== undefined
+      ? { fn: options.errorHandler, instance, parent: plugin.errorHandler }
+      : plugin.errorHandler,
+    contentTypeParsers: plugin.contentTypeParsers,
+    bodyLimit: options.bodyLimit ?? bodyLimit,
+    attachValidation: options.attachValidation === true,
+    // '' when neither the route nor a plugin set one, as Fastify reports it in request.routeOptions.logLevel
+    logLevel: options.logLevel ?? plugin.logLevel ?? '',
+    validation: record.isNotFound ? null : compileRouteValidation(routeOptions, plugin.schema),
+    serializers: record.isNotFound ? null : compileRouteSerializers(routeOptions, plugin.schema),
+    replySerializer: plugin.replySerializer,
+    Request: plugin.Request,
+    Reply: plugin.Reply,
+    requestProps: collectProps(plugin, 'request'),
+    replyProps: collectProps(plugin, 'reply'),
+    isNotFound: record.isNotFound,
+    autoHead: record.autoHead,
+    genReqId: resolveGenReqId(plugin, identity),
+    requestLogger: resolveRequestLogger(options, plugin, instance, identity),
+    schemaFunctions: null
+  }
+}

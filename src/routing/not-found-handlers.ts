@@ -1,0 +1,104 @@
+/**
+ * Not-found handlers. They are encapsulated by prefix: `setNotFoundHandler` in a context with prefix `/v1`
+ * answers unmatched URLs under `/v1`, with that context's hooks; everything else falls back to the nearest
+ * shorter prefix, down to the root's default handler. They live in a second router keyed by prefix, which the
+ * request dispatch searches (`request/dispatch.ts`).
+ */
+import { codes } from '../core/errors'
+import { warnDeprecated } from '../core/deprecations'
+import { kPluginContext, kApp } from '../core/symbols'
+import { asRouterMethod, supportedMethods } from '../core/http-methods'
+import { assertNotStarted } from '../core/start-guard'
+import type { AnyFn } from '../core/types'
+import type { AppState, Instance, RawHandler } from '../encapsulation/app-state'
+import { startNotFound } from '../request/dispatch'
+import type { RequestState } from '../request/request'
+import type { ReplyState } from '../reply/reply'
+import type { RouteRecord } from './route-model'
+
+/** Logs the miss at info (as Fastify 4 does, unless request logging is off) and answers 404. */
+function defaultNotFoundHandler (this: Instance, request: RequestState, reply: ReplyState): void {
+  const message = `Route ${request.method}:${request.url} not found`
+  if (this[kApp].requestLogging) request.log.info(message)
+  reply.code(404).send({ message, error: 'Not Found', statusCode: 404 })
+}
+
+/** The not-found router ignores trailing slashes, so `/v1` also covers `/v1/` (registering both would collide). */
+function notFoundPaths (prefix: string): string[] {
+  const base = prefix.endsWith('/') ? prefix.slice(0, -1) : prefix
+  return base === '' ? ['/', '/*'] : [base, base + '/*']
+}
+
+/** The hooks `setNotFoundHandler(opts, handler)` takes, and the internal marker of the replaceable default. */
+interface NotFoundOptions {
+  preValidation?: unknown
+  preHandler?: unknown
+  isDefault?: boolean
+}
+
+function install (instance: Instance, handler: AnyFn, opts: NotFoundOptions): void {
+  const app = instance[kApp]
+  const plugin = instance[kPluginContext]
+  const prefix = plugin.prefix
+  const existing = app.notFoundByPrefix.get(prefix)
+  if (existing !== undefined) {
+    if (!existing.options.config?.isDefault) throw new codes.FST_ERR_NOT_FOUND_HANDLER_ALREADY_SET(prefix || '/')
+    for (const path of notFoundPaths(prefix)) app.notFoundRouter.off(asRouterMethod(supportedMethods), path)
+    app.notFoundRecords.splice(app.notFoundRecords.indexOf(existing), 1)
+  }
+  const record: RouteRecord = {
+    options: {
+      method: supportedMethods.slice(),
+      url: prefix + '/*',
+      handler,
+      config: { isDefault: opts.isDefault === true },
+      preValidation: opts.preValidation,
+      preHandler: opts.preHandler
+    },
+    method: '*',
+    url: prefix + '/*',
+    plugin,
+    instance,
+    compiled: null,
+    isNotFound: true,
+    autoHead: false
+  }
+  for (const path of notFoundPaths(prefix)) app.notFoundRouter.on(asRouterMethod(supportedMethods), path, noop, record)
+  app.notFoundByPrefix.set(prefix, record)
+  app.notFoundRecords.push(record)
+}
+
+function noop (): void {}
+
+/** Installs the root's default 404 handler (replaceable once per prefix). */
+export function installDefaultNotFound (root: Instance): void {
+  install(root, defaultNotFoundHandler, { isDefault: true })
+}
+
+export const notFoundInstanceMethods = {
+  setNotFoundHandler (this: Instance, opts?: NotFoundOptions | AnyFn, handler?: AnyFn): Instance {
+    assertNotStarted(this, 'Cannot call "setNotFoundHandler"!')
+    if (typeof opts === 'function') {
+      handler = opts
+      opts = {}
+    }
+    if (handler === undefined) handler = defaultNotFoundHandler
+    if (typeof handler !== 'function') throw new codes.FST_ERR_ROUTE_OPTION_INVALID('handler', 'setNotFoundHandler', this[kPluginContext].prefix || '/', 'must be a function')
+    install(this, handler, opts ?? {})
+    return this
+  },
+
+  /** Deprecated (FSTDEP014): the raw `(req, res)` function unmatched requests go to; by default, the 404 handlers. */
+  getDefaultRoute (this: Instance): RawHandler {
+    warnDeprecated('defaultRoute')
+    const app: AppState = this[kApp]
+    return app.defaultRoute ?? ((req, res) => startNotFound(app, req, res))
+  },
+
+  /** Deprecated (FSTDEP014): application-wide, bypasses every not-found handler and hook. */
+  setDefaultRoute (this: Instance, defaultRoute: unknown): void {
+    if (typeof defaultRoute !== 'function') throw new codes.FST_ERR_DEFAULT_ROUTE_INVALID_TYPE()
+    warnDeprecated('defaultRoute')
+    this[kApp].defaultRoute = defaultRoute as RawHandler
+  }
+}

@@ -1,0 +1,176 @@
+/**
+ * Route registration. `route()` checks its options at once (a bad option or a duplicate throws right there),
+ * applies the context prefix and the `onRoute` hooks, and adds the route to the router (find-my-way). The
+ * per-request pipeline of every route is compiled when the application becomes ready (`compile-route.ts`).
+ */
+import { codes } from '../core/errors'
+import { warnDeprecated } from '../core/deprecations'
+import { kPluginContext, kApp } from '../core/symbols'
+import { asRouterMethod, supportedMethods } from '../core/http-methods'
+import { assertNotStarted } from '../core/start-guard'
+import type { AnyFn, LooseObject } from '../core/types'
+import type { AppState, Instance } from '../encapsulation/app-state'
+import type { PluginContext } from '../encapsulation/plugin-context'
+import type { RouteOptions, RouteRecord } from './route-model'
+import { normalizeMethods, prefixedPaths, validateRouteOptions } from './route-checks'
+import { derivesConstraints, routeConstraints } from './router'
+import { prettyPrintOptions } from './route-printing'
+
+/** `instance.route(options)` */
+export function route (this: Instance, options: unknown): Instance {
+  assertNotStarted(this, 'Cannot add route!')
+  const app = this[kApp]
+  const given = options as LooseObject
+  if (given === null || typeof given !== 'object' || Array.isArray(given)) throw new codes.FST_ERR_ROUTE_OPTIONS_NOT_OBJ('?', '?')
+  if (given.version !== undefined) {
+    warnDeprecated('routeVersionOption')
+  }
+  const url = given.url ?? given.path
+  if (typeof url !== 'string') throw new codes.FST_ERR_INVALID_URL(typeof url)
+  const methods = normalizeMethods(given.method)
+  validateRouteOptions(given, methods, url)
+
+  const plugin = this[kPluginContext]
+  const [fullPath, slashVariant] = prefixedPaths(plugin.prefix, url, given.prefixTrailingSlash, app.options.ignoreTrailingSlash)
+  const routeOptions: RouteOptions = {
+    ...given,
+    method: Array.isArray(given.method) ? methods : methods[0],
+    url: fullPath,
+    path: fullPath,
+    // Fastify's `routePath` of the slash-less variant of a prefixed '/' route is ''
+    routePath: url === '/' && !fullPath.endsWith('/') ? '' : url,
+    prefix: plugin.prefix,
+    handler: given.handler,
+    attachValidation: given.attachValidation ?? false,
+    // the plugin's `logLevel` register option, set before onRoute hooks so they see it; '' means none (as Fastify)
+    logLevel: given.logLevel ?? plugin.logLevel ?? ''
+  }
+  // the automatic HEAD route starts from the options as given, before onRoute hooks changed them (as Fastify)
+  const headTemplate = copyOptions(routeOptions)
+  const slashHeadTemplate = slashVariant === undefined ? undefined : atSlashVariant(copyOptions(routeOptions), slashVariant)
+  for (const hook of plugin.hooks.onRoute) hook.call(this, routeOptions)
+  register(app, this, plugin, routeOptions, headTemplate)
+  if (slashHeadTemplate !== undefined) {
+    // The '/prefix/' variant of a prefixed '/' route (prefixTrailingSlash 'both'): as in Fastify 4, registered with
+    // the options onRoute hooks left on the first variant and not shown to them again (plugins such as swagger see
+    // the route once); its automatic HEAD route does go through onRoute.
+    register(app, this, plugin, atSlashVariant(routeOptions, slashHeadTemplate.url), slashHeadTemplate)
+  }
+  return this
+}
+
+/** A copy that onRoute hooks may change without changing the original, `config` included. */
+function copyOptions (options: RouteOptions): RouteOptions {
+  return options.config === undefined ? { ...options } : { ...options, config: { ...options.config } }
+}
+
+function atSlashVariant (options: RouteOptions, url: string): RouteOptions {
+  return { ...options, url, path: url, routePath: '/' }
+}
+
+/** Adds the route, as onRoute hooks left it, for each of its methods, and its automatic HEAD route. */
+function register (app: AppState, instance: Instance, plugin: PluginContext, options: RouteOptions, headTemplate: RouteOptions): void {
+  // onRoute hooks may rewrite anything; what they leave is what gets registered
+  const methods = normalizeMethods(options.method)
+  validateRouteOptions(options, methods, options.url)
+  for (const method of methods) addToRouter(app, instance, plugin, options, method, false)
+  if (methods.includes('GET')) addHeadRoute(app, instance, plugin, headTemplate, options)
+}
+
+/** The HEAD route exposed for a GET route: a route of its own, so `onRoute` hooks (swagger, helmet…) see it. */
+function addHeadRoute (app: AppState, instance: Instance, plugin: PluginContext, template: RouteOptions, getOptions: RouteOptions): void {
+  const exposeHead = getOptions.exposeHeadRoute ?? app.options.exposeHeadRoutes
+  if (!exposeHead || app.router.hasRoute('HEAD', getOptions.url, routeConstraints(getOptions))) return
+  const headOptions: RouteOptions = { ...template, method: 'HEAD', url: getOptions.url, path: getOptions.url }
+  for (const hook of plugin.hooks.onRoute) hook.call(instance, headOptions)
+  validateRouteOptions(headOptions, ['HEAD'], headOptions.url)
+  addToRouter(app, instance, plugin, headOptions, 'HEAD', true)
+}
+
+function noopHandler (): void {}
+
+function addToRouter (app: AppState, instance: Instance, plugin: PluginContext, options: RouteOptions, method: string, autoHead: boolean): void {
+  const url = options.url
+  const record: RouteRecord = { options, method, url, plugin, instance, compiled: null, isNotFound: false, autoHead }
+  const constraints = routeConstraints(options)
+  try {
+    app.router.constrainer.validateConstraints(constraints)
+  } catch (err) {
+    throw new codes.FST_ERR_ROUTE_OPTION_INVALID('constraints', method, url, (err as Error).message)
+  }
+  if (method === 'HEAD' && !autoHead) {
+    // an explicit HEAD replaces the automatic one of the GET with the same url and constraints
+    const existing = app.router.findRoute('HEAD', url, constraints)
+    if (existing !== null && (existing.store as RouteRecord).autoHead) {
+      app.router.off('HEAD', url, constraints)
+      app.routes.splice(app.routes.indexOf(existing.store), 1)
+    }
+  }
+  try {
+    app.router.on(asRouterMethod(method), url, { constraints }, noopHandler, record)
+  } catch (err) {
+    const message = (err as Error).message
+    if (/already declared/.test(message)) throw new codes.FST_ERR_DUPLICATED_ROUTE(method, url)
+    throw new codes.FST_ERR_ROUTE_OPTION_INVALID('url', method, url, message)
+  }
+  // derive per request once any strategy is in use: a route's, or a mustMatchWhenDerived one from the start
+  if (!app.hasConstraints && derivesConstraints(app.router)) app.hasConstraints = true
+  app.routes.push(record)
+}
+
+/** Shortcut methods: `(path, handler)`, `(path, options, handler)` or `(path, optionsWithHandler)`. */
+function shortcut (methods: string | readonly string[]) {
+  return function (this: Instance, url: string, options?: Record<string, unknown> | AnyFn | null, handler?: AnyFn): Instance {
+    if (typeof options === 'function') {
+      handler = options
+      options = {}
+    } else if (options === undefined || options === null) {
+      options = {}
+    } else if (typeof options !== 'object') {
+      throw new codes.FST_ERR_ROUTE_OPTIONS_NOT_OBJ(String(methods), url)
+    }
+    if (handler !== undefined && options.handler !== undefined) throw new codes.FST_ERR_ROUTE_DUPLICATED_HANDLER(String(methods), url)
+    return this.route({ ...options, method: methods, url, handler: handler ?? options.handler })
+  }
+}
+
+interface RouteQuery { method: string, url: string, constraints?: Record<string, unknown> }
+
+export const routeInstanceMethods = {
+  route,
+  get: shortcut('GET'),
+  head: shortcut('HEAD'),
+  post: shortcut('POST'),
+  put: shortcut('PUT'),
+  delete: shortcut('DELETE'),
+  options: shortcut('OPTIONS'),
+  patch: shortcut('PATCH'),
+  all: shortcut(supportedMethods),
+  hasRoute (this: Instance, opts: RouteQuery): boolean {
+    return this[kApp].router.hasRoute(asRouterMethod(String(opts.method).toUpperCase()), opts.url, opts.constraints ?? {})
+  },
+  findRoute (this: Instance, opts: RouteQuery) {
+    const found = this[kApp].router.findRoute(asRouterMethod(String(opts.method).toUpperCase()), opts.url, opts.constraints ?? {})
+    if (found === null) return null
+    const record: RouteRecord = found.store
+    // as Fastify 4 documents it: each parameter name mapped to its pattern (`{ id: ':id' }`, `{ '*': '*' }`)
+    const params: Record<string, string> = {}
+    for (const name of found.params) params[name] = name === '*' ? '*' : `:${name}`
+    const searchParams = (found as { searchParams?: Record<string, string> }).searchParams ?? {}
+    return { handler: record.options.handler, params, searchParams, config: record.options.config, schema: record.options.schema }
+  },
+  addConstraintStrategy (this: Instance, strategy: { name: string }): Instance {
+    assertNotStarted(this, 'Cannot add constraint strategy!')
+    const app = this[kApp]
+    app.router.addConstraintStrategy(strategy as never)
+    // a strategy may have to match even for routes that declare no constraint (mustMatchWhenDerived)
+    app.hasConstraints = true
+    return this
+  },
+  hasConstraintStrategy (this: Instance, name: string): boolean {
+    return this[kApp].router.hasConstraintStrategy(name)
+  },
+  printRoutes (this: Instance, opts: Record<string, unknown> = {}): string {
+    return this[kApp].router.prettyPrint(prettyPrintOptions(opts))
+  }
+}

@@ -1,0 +1,125 @@
+/**
+ * Which compiler turns a route's response schemas into serializers: the route's `serializerCompiler`, else the
+ * nearest `setSerializerCompiler`, else `schemaController.compilersFactory.buildSerializer`, else the default
+ * (Enclave's generator, with fast-json-stringify for the schemas it does not cover). Default compilers are shared
+ * by contexts that see the same shared schemas, and compile an identical schema once.
+ */
+import fastJsonStringify from 'fast-json-stringify'
+import { codes } from '../../core/errors'
+import { kPluginContext } from '../../core/symbols'
+import { assertSetter } from '../../core/start-guard'
+import type { Instance } from '../../encapsulation/app-state'
+import type { SchemaScope } from '../schema-scope'
+import { compileSerializer } from './serializer-compiler'
+import { inspectForFastJsonStringify } from './response-schema'
+import type { SerializerCompiler, SerializerCompilerFactory, SerializerFn } from './serializer-types'
+
+/** Route `serializerCompiler` > nearest `setSerializerCompiler` > `buildSerializer` factory > fast-json-stringify. */
+export function resolveCompiler (route: { serializerCompiler?: unknown }, schemas: SchemaScope): SerializerCompiler {
+  if (typeof route.serializerCompiler === 'function') return route.serializerCompiler as SerializerCompiler
+  return contextSerializerCompiler(schemas)
+}
+
+/** The compiler a context's routes use when the route gives none (the `serializerCompiler` getter). */
+export function contextSerializerCompiler (schemas: SchemaScope): SerializerCompiler {
+  for (let scope: SchemaScope | null = schemas; scope !== null; scope = scope.parent) {
+    const compiler = scope.serializerCompiler
+    if (typeof compiler === 'function') return compiler as SerializerCompiler
+  }
+  const set = sharedSchemaSet(schemas)
+  const factory = schemas.serializerFactory as SerializerCompilerFactory | undefined
+  if (typeof factory !== 'function') return set.fastJsonStringify
+  let compiler = set.byFactory.get(factory)
+  if (compiler === undefined) {
+    compiler = factory(set.externals, set.opts)
+    if (typeof compiler !== 'function') {
+      throw new codes.FST_ERR_SCH_SERIALIZATION_BUILD('schemaController', 'compilersFactory.buildSerializer', 'it did not return a function')
+    }
+    set.byFactory.set(factory, compiler)
+  }
+  return compiler
+}
+
+/** Compilers built from one set of visible shared schemas; contexts that see the same schemas share it. */
+interface SharedSchemaSet {
+  externals: Record<string, unknown>
+  opts: Record<string, unknown> | undefined
+  byFactory: Map<SerializerCompilerFactory, SerializerCompiler>
+  /** The default compiler; identical schemas compile once. */
+  fastJsonStringify: SerializerCompiler
+}
+
+const sharedSchemaSets = new WeakMap<object, Map<string, SharedSchemaSet>>()
+
+function sharedSchemaSet (schema: SchemaScope): SharedSchemaSet {
+  let sets = sharedSchemaSets.get(schema.app)
+  if (sets === undefined) sharedSchemaSets.set(schema.app, sets = new Map())
+  const key = schema.getSchemasKey()
+  let set = sets.get(key)
+  if (set === undefined) {
+    const externals = schema.getSchemas()
+    const opts = schema.serializerOpts
+    set = { externals, opts, byFactory: new Map(), fastJsonStringify: fastJsonStringifyCompiler(externals, opts) }
+    sets.set(key, set)
+  }
+  return set
+}
+
+function fastJsonStringifyCompiler (externals: Record<string, unknown>, opts: Record<string, unknown> | undefined): SerializerCompiler {
+  const byJson = new Map<string, SerializerFn>()
+  return function compileWithFastJsonStringify ({ schema }) {
+    let json: string | undefined
+    try {
+      json = JSON.stringify(schema)
+    } catch {
+      json = undefined // a cyclic schema: compiled, not cached
+    }
+    const cached = json === undefined ? undefined : byJson.get(json)
+    if (cached !== undefined) return cached
+    let fn = compileSerializer(schema, opts)
+    if (fn === undefined) {
+      const { untyped } = inspectForFastJsonStringify(schema, externals)
+      fn = fastJsonStringify(schema, { ...opts, schema: externals as Record<string, never> }) as SerializerFn
+      if (untyped) fn = rejectInvalidJson(fn)
+    }
+    if (json !== undefined) byJson.set(json, fn)
+    return fn
+  }
+}
+
+/**
+ * fast-json-stringify hands values of untyped subschemas (and items of arrays without `items`) to JSON.stringify,
+ * which yields `undefined` for functions and symbols; the output would not be JSON. Such schemas get this check.
+ */
+function rejectInvalidJson (fn: SerializerFn): SerializerFn {
+  return function serializeCheckingJson (data: unknown): string {
+    const out = fn(data)
+    if (typeof out === 'string' && (!out.includes('undefined') || isJson(out))) return out
+    throw new codes.FST_ERR_RESPONSE_NOT_JSON()
+  }
+}
+
+function isJson (text: string): boolean {
+  try {
+    JSON.parse(text)
+    return true
+  } catch {
+    return false
+  }
+}
+
+/** Mixed into the instance prototype; each method acts on the calling context (encapsulated). */
+export const serializationInstanceMethods = {
+  /** Replaces the compiler of response schemas for routes of this context and its descendants. */
+  setSerializerCompiler (this: Instance, fn: SerializerCompiler): Instance {
+    assertSetter(this, 'setSerializerCompiler', fn, codes.FST_ERR_SERIALIZER_NOT_FN)
+    this[kPluginContext].schema.serializerCompiler = fn
+    return this
+  },
+  /** Serializer for replies that no response schema covers, in this context and its descendants. */
+  setReplySerializer (this: Instance, fn: (payload: unknown, statusCode: number) => string): Instance {
+    assertSetter(this, 'setReplySerializer', fn, codes.FST_ERR_SERIALIZER_NOT_FN)
+    this[kPluginContext].replySerializer = fn
+    return this
+  }
+}

@@ -1,0 +1,33 @@
+/**
+ * The validator contract, independent of Ajv: what a validator compiler receives and what the validation function
+ * it returns may answer. Ajv (`ajv-compiler.ts`) is one implementation; users may give their own.
+ */
+import type Ajv from 'ajv'
+import type { Options as AjvOptions } from 'ajv'
+import type { JsonSchema } from '../../core/types'
+
+/** An Ajv plugin: `plugin(ajv, options?)`, for example `ajv-errors` or `ajv-keywords`. */
+export type AjvPlugin = (ajv: Ajv, options?: unknown) => unknown
+
+/** The factory option `ajv` (alias `validator`), after validation. */
+export interface AjvServerOptions {
+  customOptions: AjvOptions & Record<string, unknown>
+  plugins: Array<AjvPlugin | [AjvPlugin, unknown]>
+}
+
+/** What a validator compiler receives for one part of one route. */
+export interface ValidatorCompilerArgs {
+  schema: JsonSchema
+  method: string | string[]
+  url: string
+  httpPart: string
+}
+
+/**
+ * A validation function: returns `true`/`false` (Ajv style, errors on `.errors`) or `{ value }` / `{ error }`.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a user's validator declares the data it takes
+export type ValidationFunction = ((data: any) => unknown) & { errors?: unknown }
+export type ValidatorCompiler = (args: ValidatorCompilerArgs) => ValidationFunction
+/** `schemaController.compilersFactory.buildValidator`: builds a compiler that can resolve the external schemas. */
+export type ValidatorFactory = (externalSchemas: JsonSchema, ajvOptions: AjvServerOptions) => ValidatorCompiler
