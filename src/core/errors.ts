@@ -155,20 +155,3 @@ export const codes = {
 } as const
 
 export type ErrorCode = keyof typeof codes
-
-/**
- * What error handling works with when user code throws, rejects or calls `done` with a value that is not an Error:
- * an Error carrying its message, `statusCode` and `code`.
- */
-export function toError (value: unknown): Error {
-  if (value instanceof Error) return value
-  if (value === undefined || value === null) return new codes.FST_ERR_SEND_UNDEFINED_ERR()
-  if (typeof value === 'object') {
-    const obj = value as Record<string, unknown>
-    const err = new Error(typeof obj.message === 'string' ? obj.message : 'Non-error value thrown')
-    if (typeof obj.statusCode === 'number') (err as EnclaveError).statusCode = obj.statusCode
-    if (typeof obj.code === 'string') (err as EnclaveError).code = obj.code
-    return err
-  }
-  return new Error(String(value))
-}

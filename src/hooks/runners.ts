@@ -2,7 +2,7 @@
  * The runners of request hooks. A hook may be a callback-style function (calls `done`) or return a promise; either
  * way the runner moves on exactly once per hook. They are called only with non-empty lists (empty ones are null).
  */
-import { toError } from '../core/errors'
+import { toError } from '../core/to-error'
 import { kReplyErrorHandler } from '../core/symbols'
 import { isThenable } from '../core/objects'
 import type { AnyFn } from '../core/types'

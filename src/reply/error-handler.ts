@@ -3,7 +3,8 @@
  * the route's or context's custom handler first; if that handler throws or sends an error, its parent's handler
  * gets it, down to the default handler, which answers `{ statusCode, code, error, message }`.
  */
-import { codes, toError } from '../core/errors'
+import { codes } from '../core/errors'
+import { toError } from '../core/to-error'
 import { defaultErrorBody, statusText, type ErrorPayload } from '../core/error-body'
 import {
   kPluginContext, kRoute, kReplyErrorHandler, kReplyHeaders, kReplyStarted, kReplyHasStatusCode, kReplyInOnError, kReplySendingError

@@ -4,7 +4,8 @@
  * (callback or promise) reports once, whatever it does.
  */
 import type { Readable } from 'node:stream'
-import { codes, toError } from '../core/errors'
+import { codes } from '../core/errors'
+import { toError } from '../core/to-error'
 import { isThenable } from '../core/objects'
 import type { Instance } from '../encapsulation/app-state'
 import type { RequestState } from './request'

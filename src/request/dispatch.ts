@@ -4,7 +4,8 @@
  * the request pipeline. Errors found before any route was chosen are answered here.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import { codes, toError, type EnclaveError } from '../core/errors'
+import { codes, type EnclaveError } from '../core/errors'
+import { toError } from '../core/to-error'
 import { earlyErrorBody, defaultErrorBody, statusText } from '../core/error-body'
 import { asRouterMethod, supportedMethodSet } from '../core/http-methods'
 import { kApp, kRoute } from '../core/symbols'

@@ -4,7 +4,7 @@
  * handler answers is the reply's (`reply/send.ts`).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import { toError } from '../core/errors'
+import { toError } from '../core/to-error'
 import { kRoute } from '../core/symbols'
 import { isThenable } from '../core/objects'
 import { runHooks, runPayloadHooks, isAnswered } from '../hooks/runners'

@@ -48,7 +48,7 @@ export function buildValidationError (reported: unknown, part: HttpPart, formatt
   if (reported instanceof Error) {
     const err = reported as ValidationError
     if (err.statusCode === undefined) err.statusCode = 400
-    if (err.code === undefined) err.code = 'FST_ERR_VALIDATION'
+    if (err.code === undefined) err.code = codes.FST_ERR_VALIDATION.code
     if (err.validationContext === undefined) err.validationContext = part
     // `validation` is the reported value itself; non-enumerable so serializing the error cannot loop on itself.
     if (err.validation === undefined) Object.defineProperty(err, 'validation', { value: reported, configurable: true, writable: true })
@@ -62,7 +62,7 @@ export function buildValidationError (reported: unknown, part: HttpPart, formatt
   }
   const err = formatted as ValidationError
   if (err.statusCode === undefined) err.statusCode = 400
-  if (err.code === undefined) err.code = 'FST_ERR_VALIDATION'
+  if (err.code === undefined) err.code = codes.FST_ERR_VALIDATION.code
   err.validation = reported
   err.validationContext = part
   return err

@@ -1,0 +1,445 @@
+import { test } from 'node:test'
+import assert from 'node:assert/strict'
+import { execFileSync } from 'node:child_process'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import http from 'node:http'
+import https from 'node:https'
+import http2 from 'node:http2'
+import { Writable } from 'node:stream'
+import { enclave } from '../helpers'
+
+/** A writable that collects pino's JSON lines. */
+function logSink (): { stream: Writable, lines: any[] } {
+  const lines: any[] = []
+  const stream = new Writable({
+    write (chunk, _enc, cb) {
+      for (const line of chunk.toString().split('\n')) if (line !== '') lines.push(JSON.parse(line))
+      cb()
+    }
+  })
+  return { stream, lines }
+}
+
+test('logger is disabled by default and app.log is still callable', async () => {
+  const app = enclave()
+  assert.equal(app.log.level, 'silent')
+  app.get('/', async (req: any) => {
+    req.log.info('ignored')
+    return { ok: true }
+  })
+  const res = await app.inject('/')
+  assert.equal(res.statusCode, 200)
+  assert.deepEqual(res.json(), { ok: true })
+  await app.close()
+})
+
+test('logger: true creates a pino logger at level info', async () => {
+  const app = enclave({ logger: true })
+  assert.equal(app.log.level, 'info')
+  assert.equal(typeof app.log.child, 'function')
+  await app.close()
+})
+
+test('logger: pino options (level, stream) log requests with their id', async () => {
+  const { stream, lines } = logSink()
+  const app = enclave({ logger: { level: 'info', stream } })
+  assert.equal(app.log.level, 'info')
+  app.get('/', async (req: any) => {
+    req.log.info('inside handler')
+    return 'ok'
+  })
+  const res = await app.inject({ url: '/', headers: { 'request-id': 'abc' } })
+  assert.equal(res.statusCode, 200)
+  const inside = lines.find((l) => l.msg === 'inside handler')
+  assert.equal(inside.reqId, 'abc')
+  assert.ok(lines.some((l) => l.msg === 'incoming request' && l.reqId === 'abc'))
+  assert.ok(lines.some((l) => l.msg === 'request completed' && l.res.statusCode === 200))
+  await app.close()
+})
+
+test('logger: a logger instance is used as it is', async () => {
+  const calls: Array<[string, unknown[]]> = []
+  const logger: any = { level: 'info' }
+  for (const m of ['info', 'error', 'debug', 'fatal', 'warn', 'trace']) logger[m] = (...args: unknown[]) => calls.push([m, args])
+  logger.child = () => logger
+  const app = enclave({ logger })
+  assert.equal(app.log, logger)
+  app.get('/', async (req: any) => {
+    req.log.warn('custom')
+    return 'ok'
+  })
+  await app.inject('/')
+  assert.ok(calls.some(([m, args]) => m === 'warn' && args[0] === 'custom'))
+  await app.close()
+})
+
+test('bodyLimit: a body over the limit answers 413', async () => {
+  const app = enclave({ bodyLimit: 10 })
+  app.post('/', async (req: any) => req.body)
+  const ok = await app.inject({ method: 'POST', url: '/', payload: { a: 1 } })
+  assert.equal(ok.statusCode, 200)
+  assert.deepEqual(ok.json(), { a: 1 })
+  const res = await app.inject({ method: 'POST', url: '/', payload: { a: 'x'.repeat(20) } })
+  assert.equal(res.statusCode, 413)
+  assert.deepEqual(res.json(), { statusCode: 413, code: 'FST_ERR_CTP_BODY_TOO_LARGE', error: 'Payload Too Large', message: 'Request body is too large' })
+  assert.equal(app.initialConfig.bodyLimit, 10)
+  assert.equal(enclave().initialConfig.bodyLimit, 1048576)
+  await app.close()
+})
+
+test('caseSensitive: true by default; false matches any case and keeps the param case', async () => {
+  const strict = enclave()
+  strict.get('/Foo/:name', async (req: any) => req.params)
+  assert.equal((await strict.inject('/foo/Bar')).statusCode, 404)
+  assert.deepEqual((await strict.inject('/Foo/Bar')).json(), { name: 'Bar' })
+  const loose = enclave({ caseSensitive: false })
+  loose.get('/Foo/:name', async (req: any) => req.params)
+  const res = await loose.inject('/FOO/BaR')
+  assert.equal(res.statusCode, 200)
+  assert.deepEqual(res.json(), { name: 'BaR' })
+})
+
+test('ignoreTrailingSlash: /a and /a/ are the same route only when enabled', async () => {
+  const strict = enclave()
+  strict.get('/a', async () => 'a')
+  assert.equal((await strict.inject('/a')).payload, 'a')
+  assert.equal((await strict.inject('/a/')).statusCode, 404)
+  const loose = enclave({ ignoreTrailingSlash: true })
+  loose.get('/a', async () => 'a')
+  loose.get('/b/', async () => 'b')
+  assert.equal((await loose.inject('/a/')).payload, 'a')
+  assert.equal((await loose.inject('/b')).payload, 'b')
+})
+
+test('maxParamLength: a longer parameter is not matched (404)', async () => {
+  const app = enclave({ maxParamLength: 5 })
+  app.get('/:id', async (req: any) => req.params)
+  assert.deepEqual((await app.inject('/12345')).json(), { id: '12345' })
+  const res = await app.inject('/123456')
+  assert.equal(res.statusCode, 404)
+})
+
+test('trustProxy: off by default, X-Forwarded-* are ignored', async () => {
+  const app = enclave()
+  app.get('/', async (req: any) => ({ ip: req.ip, ips: req.ips ?? null, hostname: req.hostname, protocol: req.protocol }))
+  const res = await app.inject({
+    url: '/',
+    headers: { host: 'example.com', 'x-forwarded-for': '1.1.1.1', 'x-forwarded-host': 'proxy.com', 'x-forwarded-proto': 'https' }
+  })
+  assert.deepEqual(res.json(), { ip: '127.0.0.1', ips: null, hostname: 'example.com', protocol: 'http' })
+})
+
+test('trustProxy: true uses X-Forwarded-For/Host/Proto', async () => {
+  const app = enclave({ trustProxy: true })
+  app.get('/', async (req: any) => ({ ip: req.ip, ips: req.ips, hostname: req.hostname, protocol: req.protocol }))
+  const res = await app.inject({
+    url: '/',
+    headers: { host: 'example.com', 'x-forwarded-for': '1.1.1.1, 2.2.2.2', 'x-forwarded-host': 'proxy.com', 'x-forwarded-proto': 'https' }
+  })
+  assert.deepEqual(res.json(), { ip: '1.1.1.1', ips: ['127.0.0.1', '2.2.2.2', '1.1.1.1'], hostname: 'proxy.com', protocol: 'https' })
+})
+
+test('trustProxy: a hop count and an address list trust only those proxies', async () => {
+  const hops = enclave({ trustProxy: 1 })
+  hops.get('/', async (req: any) => ({ ip: req.ip }))
+  const one = await hops.inject({ url: '/', headers: { 'x-forwarded-for': '1.1.1.1, 2.2.2.2' } })
+  assert.deepEqual(one.json(), { ip: '2.2.2.2' })
+  const list = enclave({ trustProxy: '10.0.0.1' })
+  list.get('/', async (req: any) => ({ ip: req.ip, protocol: req.protocol, hostname: req.hostname }))
+  const forwarded = { host: 'example.com', 'x-forwarded-for': '1.1.1.1', 'x-forwarded-proto': 'https', 'x-forwarded-host': 'proxied.test' }
+  const untrusted = await list.inject({ url: '/', headers: forwarded })
+  assert.deepEqual(untrusted.json(), { ip: '127.0.0.1', protocol: 'http', hostname: 'example.com' })
+  const trusted = await list.inject({ url: '/', remoteAddress: '10.0.0.1', headers: forwarded })
+  assert.deepEqual(trusted.json(), { ip: '1.1.1.1', protocol: 'https', hostname: 'proxied.test' })
+})
+
+test('request ids: request-id header by default, then an incrementing generator', async () => {
+  const app = enclave()
+  app.get('/', async (req: any) => ({ id: req.id }))
+  assert.deepEqual((await app.inject({ url: '/', headers: { 'request-id': 'given' } })).json(), { id: 'given' })
+  const a = (await app.inject('/')).json().id
+  const b = (await app.inject('/')).json().id
+  assert.equal(typeof a, 'string')
+  assert.notEqual(a, b)
+})
+
+test('genReqId and requestIdHeader', async () => {
+  let n = 0
+  const app = enclave({ genReqId: (raw: any) => `id-${raw.method}-${++n}`, requestIdHeader: 'x-trace' })
+  app.get('/', async (req: any) => ({ id: req.id }))
+  assert.deepEqual((await app.inject('/')).json(), { id: 'id-GET-1' })
+  assert.deepEqual((await app.inject({ url: '/', headers: { 'x-trace': 'T' } })).json(), { id: 'T' })
+  assert.deepEqual((await app.inject({ url: '/', headers: { 'request-id': 'R' } })).json(), { id: 'id-GET-2' })
+  const off = enclave({ genReqId: () => 'always', requestIdHeader: false })
+  off.get('/', async (req: any) => ({ id: req.id }))
+  assert.deepEqual((await off.inject({ url: '/', headers: { 'request-id': 'R' } })).json(), { id: 'always' })
+})
+
+test('onProtoPoisoning / onConstructorPoisoning: error (400) by default, remove and ignore on demand', async () => {
+  const proto = '{"a":1,"__proto__":{"x":1}}'
+  const ctor = '{"a":1,"constructor":{"prototype":{"x":1}}}'
+  const post = (app: any, payload: string) => app.inject({ method: 'POST', url: '/', headers: { 'content-type': 'application/json' }, payload })
+  const def = enclave()
+  def.post('/', async (req: any) => ({ keys: Object.keys(req.body) }))
+  const r1 = await post(def, proto)
+  assert.equal(r1.statusCode, 400)
+  // as in Fastify 4, the error is secure-json-parse's own SyntaxError (no code)
+  assert.deepEqual(r1.json(), { statusCode: 400, error: 'Bad Request', message: 'Object contains forbidden prototype property' })
+  const r2 = await post(def, ctor)
+  assert.equal(r2.statusCode, 400)
+  assert.deepEqual(r2.json(), { statusCode: 400, error: 'Bad Request', message: 'Object contains forbidden prototype property' })
+
+  const remove = enclave({ onProtoPoisoning: 'remove', onConstructorPoisoning: 'remove' })
+  remove.post('/', async (req: any) => ({ keys: Object.keys(req.body) }))
+  assert.deepEqual((await post(remove, proto)).json(), { keys: ['a'] })
+  assert.deepEqual((await post(remove, ctor)).json(), { keys: ['a'] })
+
+  const ignore = enclave({ onConstructorPoisoning: 'ignore' })
+  ignore.post('/', async (req: any) => ({ keys: Object.keys(req.body) }))
+  assert.deepEqual((await post(ignore, ctor)).json(), { keys: ['a', 'constructor'] })
+})
+
+test('pluginTimeout: a plugin that never finishes fails ready(); 0 disables the timeout', async () => {
+  const app = enclave({ pluginTimeout: 20 })
+  app.register(function slow (_i: any, _o: any, _done: any) {})
+  await assert.rejects(app.ready(), (err: any) => {
+    assert.equal(err.code, 'FST_ERR_PLUGIN_TIMEOUT')
+    assert.match(err.message, /slow/)
+    return true
+  })
+  const off = enclave({ pluginTimeout: 0 })
+  off.register(async function late () { await new Promise((resolve) => setTimeout(resolve, 30)) })
+  await off.ready()
+  await off.close()
+})
+
+/** Sends one GET over a fresh connection (agent: false) and resolves with the status, headers and body. */
+function rawGet (port: number, p: string): Promise<{ status: number, headers: http.IncomingHttpHeaders, body: string }> {
+  return new Promise((resolve, reject) => {
+    http.get({ port, host: '127.0.0.1', path: p, agent: false }, (res) => {
+      let body = ''
+      res.on('data', (c) => { body += c })
+      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body }))
+    }).on('error', reject)
+  })
+}
+
+test('return503OnClosing: requests arriving while closing get 503 (default)', async () => {
+  const app = enclave()
+  app.get('/', async () => 'ok')
+  let during: any
+  app.addHook('preClose', async () => { during = await rawGet(app.server.address().port, '/') })
+  await app.listen({ port: 0 })
+  assert.equal((await rawGet(app.server.address().port, '/')).body, 'ok')
+  await app.close()
+  assert.equal(during.status, 503)
+  assert.equal(during.headers.connection, 'close')
+  assert.deepEqual(JSON.parse(during.body), { error: 'Service Unavailable', message: 'Service Unavailable', statusCode: 503 })
+})
+
+test('return503OnClosing: false keeps serving while closing, with connection: close', async () => {
+  const app = enclave({ return503OnClosing: false })
+  app.get('/', async () => 'ok')
+  let during: any
+  app.addHook('preClose', async () => { during = await rawGet(app.server.address().port, '/') })
+  await app.listen({ port: 0 })
+  await app.close()
+  assert.equal(during.status, 200)
+  assert.equal(during.body, 'ok')
+  assert.equal(during.headers.connection, 'close')
+})
+
+test('exposeHeadRoutes: false means GET routes do not answer HEAD', async () => {
+  const app = enclave({ exposeHeadRoutes: false })
+  app.get('/', async () => 'ok')
+  const res = await app.inject({ method: 'HEAD', url: '/' })
+  assert.equal(res.statusCode, 404)
+  assert.equal(app.hasRoute({ method: 'HEAD', url: '/' }), false)
+})
+
+/** A self-signed certificate for 127.0.0.1 and localhost, made with openssl for this test run. */
+function selfSignedCertificate (t: { after: (fn: () => void) => void }): { key: Buffer, cert: Buffer } {
+  const dir = mkdtempSync(path.join(tmpdir(), 'enclave-tls-'))
+  t.after(() => rmSync(dir, { recursive: true, force: true }))
+  const keyFile = path.join(dir, 'key.pem')
+  const certFile = path.join(dir, 'cert.pem')
+  execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', keyFile, '-out', certFile,
+    '-days', '1', '-subj', '/CN=localhost', '-addext', 'subjectAltName=IP:127.0.0.1,DNS:localhost'], { stdio: 'ignore' })
+  return { key: readFileSync(keyFile), cert: readFileSync(certFile) }
+}
+
+/** One HTTP/2 request on `client`: status, content-type and body. */
+function h2Request (client: http2.ClientHttp2Session, headers: Record<string, string>, body?: string): Promise<{ status: number, type: string, body: string }> {
+  return new Promise((resolve, reject) => {
+    const stream = client.request(headers)
+    let text = ''
+    let responseHeaders: any
+    stream.setEncoding('utf8')
+    stream.on('response', (h) => { responseHeaders = h })
+    stream.on('data', (c) => { text += c })
+    stream.on('end', () => resolve({ status: responseHeaders[':status'], type: responseHeaders['content-type'], body: text }))
+    stream.on('error', reject)
+    stream.end(body)
+  })
+}
+
+test('https: serves TLS with a self-signed certificate', async (t) => {
+  const { key, cert } = selfSignedCertificate(t)
+  const app = enclave({ https: { key, cert } })
+  app.get('/', async (req: any) => ({ protocol: req.protocol }))
+  assert.ok(app.server instanceof https.Server)
+  const address = await app.listen({ port: 0 })
+  assert.match(address, /^https:\/\/127\.0\.0\.1:\d+$/)
+  const res = await new Promise<{ status: number, body: string }>((resolve, reject) => {
+    https.get(`${address}/`, { ca: cert, agent: false }, (r) => {
+      let body = ''
+      r.on('data', (c) => { body += c })
+      r.on('end', () => resolve({ status: r.statusCode!, body }))
+    }).on('error', reject)
+  })
+  assert.equal(res.status, 200)
+  assert.deepEqual(JSON.parse(res.body), { protocol: 'https' })
+  await app.close()
+})
+
+test('http2: answers a plain-text (h2c) request', async () => {
+  const app = enclave({ http2: true })
+  app.get('/', async (req: any) => ({ hello: 'h2', version: req.raw.httpVersion }))
+  const address = await app.listen({ port: 0 })
+  const client = http2.connect(address)
+  try {
+    assert.deepEqual(await h2Request(client, { ':path': '/' }), {
+      status: 200, type: 'application/json; charset=utf-8', body: '{"hello":"h2","version":"2.0"}'
+    })
+  } finally {
+    client.close()
+    await app.close()
+  }
+})
+
+test('http2 over TLS: h2 requests with bodies; allowHTTP1 also answers HTTP/1.1; close() ends open sessions', async (t) => {
+  const { key, cert } = selfSignedCertificate(t)
+  const app = enclave({ http2: true, https: { allowHTTP1: true, key, cert } })
+  let release = (): void => {}
+  let started = (): void => {}
+  const slowStarted = new Promise<void>((resolve) => { started = resolve })
+  app.get('/slow', async () => {
+    started()
+    await new Promise<void>((resolve) => { release = resolve })
+    return { slow: 'done' }
+  })
+  app.post('/echo', {
+    schema: { body: { type: 'object', required: ['n'], properties: { n: { type: 'integer' } } } }
+  }, async (req: any) => ({ n: req.body.n, protocol: req.protocol, version: req.raw.httpVersion }))
+  assert.equal(app.server.constructor.name, 'Http2SecureServer')
+  const address = await app.listen({ port: 0 })
+  assert.match(address, /^https:\/\/127\.0\.0\.1:\d+$/)
+
+  const client = http2.connect(address, { ca: cert })
+  const post = { ':method': 'POST', ':path': '/echo', 'content-type': 'application/json' }
+  assert.deepEqual(await h2Request(client, post, '{"n":"7"}'), {
+    status: 200, type: 'application/json; charset=utf-8', body: '{"n":7,"protocol":"https","version":"2.0"}'
+  })
+  assert.deepEqual(await h2Request(client, post, '{}'), {
+    status: 400,
+    type: 'application/json; charset=utf-8',
+    body: JSON.stringify({ statusCode: 400, code: 'FST_ERR_VALIDATION', error: 'Bad Request', message: "body must have required property 'n'" })
+  })
+
+  const http1 = await new Promise<{ status: number, body: string }>((resolve, reject) => {
+    const req = https.request(`${address}/echo`, { method: 'POST', ca: cert, agent: false, headers: { 'content-type': 'application/json' } }, (r) => {
+      let body = ''
+      r.on('data', (c) => { body += c })
+      r.on('end', () => resolve({ status: r.statusCode!, body }))
+    })
+    req.on('error', reject)
+    req.end('{"n":1}')
+  })
+  assert.deepEqual(http1, { status: 200, body: '{"n":1,"protocol":"https","version":"1.1"}' })
+
+  // the client keeps its session open and has a request in flight: close() lets that request finish, then ends
+  const closed = new Promise<void>((resolve) => client.on('close', resolve))
+  const slow = h2Request(client, { ':path': '/slow' })
+  await slowStarted
+  const closing = app.close()
+  setTimeout(() => release(), 50)
+  assert.deepEqual(await slow, { status: 200, type: 'application/json; charset=utf-8', body: '{"slow":"done"}' })
+  await closing
+  await closed
+})
+
+test('rewriteUrl: routes by the rewritten URL; a non-string keeps the URL (logged), a throw answers 500', async () => {
+  const lines: any[] = []
+  const app = enclave({
+    logger: { level: 'error', stream: { write (line: string) { lines.push(JSON.parse(line)) } } },
+    rewriteUrl (this: any, req: any) {
+      if (req.url === '/broken') throw new Error('rewrite failed')
+      if (req.url === '/number') return 42
+      return req.url.replace(/^\/old\//, '/new/')
+    }
+  })
+  app.get('/new/:name', async (req: any) => ({ url: req.url, originalUrl: req.originalUrl, name: req.params.name }))
+  app.get('/number', async () => 'kept')
+
+  const rewritten = await app.inject('/old/a?x=1')
+  assert.deepEqual(rewritten.json(), { url: '/new/a?x=1', originalUrl: '/old/a?x=1', name: 'a' })
+
+  const kept = await app.inject('/number')
+  assert.deepEqual([kept.statusCode, kept.payload], [200, 'kept'])
+  assert.deepEqual(lines.map((l) => [l.err?.code, l.msg]), [['FST_ERR_ROUTE_REWRITE_NOT_STR', 'rewriteUrl did not return a string: the URL is kept']])
+  assert.equal(lines[0].err.message, 'Rewrite url for "/number" needs to be of type "string" but received "number"')
+
+  const broken = await app.inject('/broken')
+  assert.deepEqual([broken.statusCode, broken.json()], [500, { statusCode: 500, error: 'Internal Server Error', message: 'rewrite failed' }])
+  assert.equal((await app.inject('/old/b')).json().name, 'b')
+})
+
+test('unknown or ill-typed options throw FST_ERR_INIT_OPTS_INVALID naming the option', () => {
+  const cases: Array<[Record<string, unknown>, RegExp]> = [
+    [{ bodyLimt: 10 }, /bodyLimt/],
+    [{ bodyLimit: '1mb' }, /bodyLimit/],
+    [{ bodyLimit: -1 }, /bodyLimit/],
+    [{ caseSensitive: 'yes' }, /caseSensitive/],
+    [{ logger: 'info' }, /logger/],
+    [{ onProtoPoisoning: 'explode' }, /onProtoPoisoning/],
+    [{ pluginTimeout: 1.5 }, /pluginTimeout/],
+    [{ http2: 1 }, /http2/],
+    [{ genReqId: 'x' }, /genReqId/],
+    [{ maxParamLength: 0 }, /maxParamLength/]
+  ]
+  for (const [options, name] of cases) {
+    assert.throws(() => enclave(options), (err: any) => {
+      assert.equal(err.code, 'FST_ERR_INIT_OPTS_INVALID')
+      assert.match(err.message, name)
+      return true
+    }, `expected ${JSON.stringify(options)} to throw`)
+  }
+})
+
+test('initialConfig reflects the options and is frozen', () => {
+  const app = enclave({ caseSensitive: false, pluginTimeout: 500 })
+  assert.equal(app.initialConfig.caseSensitive, false)
+  assert.equal(app.initialConfig.pluginTimeout, 500)
+  assert.equal(app.initialConfig.ignoreTrailingSlash, false)
+  assert.ok(Object.isFrozen(app.initialConfig))
+  // the router and schema options Fastify 4 reports too, with their defaults
+  assert.deepEqual(
+    [app.initialConfig.allowUnsafeRegex, app.initialConfig.jsonShorthand, app.initialConfig.useSemicolonDelimiter, app.initialConfig.http2],
+    [false, true, false, undefined])
+  const set = enclave({ allowUnsafeRegex: true, jsonShorthand: false, useSemicolonDelimiter: true, http2: true })
+  assert.deepEqual(
+    [set.initialConfig.allowUnsafeRegex, set.initialConfig.jsonShorthand, set.initialConfig.useSemicolonDelimiter, set.initialConfig.http2],
+    [true, false, true, true])
+})
+
+test('useSemicolonDelimiter: off by default (";" belongs to the path); on, it separates the query as in Fastify 4', async () => {
+  const strict = enclave()
+  strict.get('/items', async (req: any) => req.query)
+  assert.equal((await strict.inject('/items;x=1')).statusCode, 404)
+  const fastify4 = enclave({ useSemicolonDelimiter: true })
+  fastify4.get('/items', async (req: any) => req.query)
+  const res = await fastify4.inject('/items;x=1')
+  assert.deepEqual([res.statusCode, res.json()], [200, { x: '1' }])
+})

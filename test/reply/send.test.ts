@@ -1,0 +1,126 @@
+/**
+ * The response writer (src/reply/send.ts): the content type each kind of payload gets, the Content-Length the
+ * body gets, the statuses that never carry a body, HEAD answers, streams, and failures before the first byte.
+ */
+import { test } from 'node:test'
+import assert from 'node:assert/strict'
+import { Readable } from 'node:stream'
+import { enclave } from '../helpers'
+
+test('each kind of payload gets its content type and its exact length', async () => {
+  const app = enclave()
+  app.get('/string', () => 'héllo')
+  app.get('/object', () => ({ a: 1 }))
+  app.get('/null', (_request: any, reply: any) => { reply.send(null) })
+  app.get('/buffer', () => Buffer.from([1, 2, 3]))
+  app.get('/typed-array', () => new Uint8Array([4, 5]))
+  const expected: Array<[string, string, string]> = [
+    ['/string', 'text/plain; charset=utf-8', 'héllo'],
+    ['/object', 'application/json; charset=utf-8', '{"a":1}'],
+    ['/null', 'application/json; charset=utf-8', 'null'],
+    ['/buffer', 'application/octet-stream', '\u0001\u0002\u0003'],
+    ['/typed-array', 'application/octet-stream', '\u0004\u0005']
+  ]
+  for (const [url, type, body] of expected) {
+    const res = await app.inject(url)
+    assert.equal(res.headers['content-type'], type, url)
+    assert.equal(res.body, body, url)
+    assert.equal(res.headers['content-length'], String(Buffer.byteLength(body)), url)
+  }
+})
+
+test('a JSON content type set by the handler gets charset=utf-8; other types are kept as set', async () => {
+  const app = enclave()
+  app.get('/json', (_request: any, reply: any) => { reply.type('application/vnd.api+json').send({ a: 1 }) })
+  app.get('/text', (_request: any, reply: any) => { reply.type('text/csv').send('a,b') })
+  assert.equal((await app.inject('/json')).headers['content-type'], 'application/vnd.api+json; charset=utf-8')
+  assert.equal((await app.inject('/text')).headers['content-type'], 'text/csv')
+})
+
+test('an object under a non-JSON content type cannot be written: 500 FST_ERR_REP_INVALID_PAYLOAD_TYPE', async () => {
+  const app = enclave()
+  app.get('/', (_request: any, reply: any) => { reply.type('text/plain').send({ a: 1 }) })
+  const res = await app.inject('/')
+  assert.equal(res.statusCode, 500)
+  assert.equal(res.json().code, 'FST_ERR_REP_INVALID_PAYLOAD_TYPE')
+})
+
+test('a wrong Content-Length set by the handler is corrected to the body\'s', async () => {
+  const app = enclave()
+  app.get('/', (_request: any, reply: any) => { reply.header('content-length', '999').send('four') })
+  const res = await app.inject('/')
+  assert.equal(res.headers['content-length'], '4')
+  assert.equal(res.body, 'four')
+})
+
+test('204 and 304 answers never carry a body, nor the headers that describe one', async () => {
+  const app = enclave()
+  app.get('/204', (_request: any, reply: any) => { reply.code(204).send({ dropped: true }) })
+  app.get('/304', (_request: any, reply: any) => { reply.code(304).send('dropped') })
+  const noContent = await app.inject('/204')
+  assert.equal(noContent.statusCode, 204)
+  assert.equal(noContent.body, '')
+  assert.equal(noContent.headers['content-type'], undefined)
+  assert.equal(noContent.headers['content-length'], undefined)
+  const notModified = await app.inject('/304')
+  assert.equal(notModified.statusCode, 304)
+  assert.equal(notModified.body, '')
+})
+
+test('HEAD answers carry the GET route\'s headers and length, never its body', async () => {
+  const app = enclave()
+  app.get('/', () => ({ hello: 'world' }))
+  const res = await app.inject({ method: 'HEAD', url: '/' })
+  assert.equal(res.statusCode, 200)
+  assert.equal(res.body, '')
+  assert.equal(res.headers['content-type'], 'application/json; charset=utf-8')
+  assert.equal(res.headers['content-length'], String('{"hello":"world"}'.length))
+})
+
+test('a stream is piped without a Content-Length; an error before its first byte is answered 500', async () => {
+  const app = enclave()
+  app.get('/ok', (_request: any, reply: any) => { reply.type('text/plain').send(Readable.from(['a', 'b', 'c'])) })
+  app.get('/broken', (_request: any, reply: any) => {
+    const stream = new Readable({ read () { this.destroy(new Error('no data')) } })
+    reply.type('text/plain').send(stream)
+  })
+  const ok = await app.inject('/ok')
+  assert.equal(ok.body, 'abc')
+  assert.equal(ok.headers['content-length'], undefined)
+  const broken = await app.inject('/broken')
+  assert.equal(broken.statusCode, 500)
+  assert.equal(broken.json().message, 'no data')
+})
+
+test('an invalid header value is dropped and the request answered 500, not left hanging', async () => {
+  const app = enclave()
+  app.get('/', (_request: any, reply: any) => { reply.header('x-bad', 'line\nbreak').send('body') })
+  const res = await app.inject('/')
+  assert.equal(res.statusCode, 500)
+  assert.equal(res.headers['x-bad'], undefined)
+  assert.equal(res.json().code, 'ERR_INVALID_CHAR')
+})
+
+test('a fetch Response brings its status, headers and body; a consumed one answers 500', async () => {
+  const app = enclave()
+  app.get('/fresh', () => new Response('from fetch', { status: 201, headers: { 'x-from': 'response' } }))
+  app.get('/used', async () => {
+    const response = new Response('read already')
+    await response.text()
+    return response
+  })
+  const fresh = await app.inject('/fresh')
+  assert.equal(fresh.statusCode, 201)
+  assert.equal(fresh.headers['x-from'], 'response')
+  assert.equal(fresh.body, 'from fetch')
+  const used = await app.inject('/used')
+  assert.equal(used.statusCode, 500)
+  assert.equal(used.json().code, 'FST_ERR_REP_RESPONSE_BODY_CONSUMED')
+})
+
+test('a second send() is ignored with a warning: the first answer stands', async () => {
+  const app = enclave()
+  app.get('/', (_request: any, reply: any) => { reply.send('first'); reply.send('second') })
+  const res = await app.inject('/')
+  assert.equal(res.body, 'first')
+})

@@ -1,0 +1,124 @@
+/**
+ * The request pipeline (src/request/pipeline.ts): the order of its steps, which step a request skips, and how an
+ * answer or a failure at each step ends the remaining ones.
+ */
+import { test } from 'node:test'
+import assert from 'node:assert/strict'
+import { enclave } from '../helpers'
+
+const steps = ['onRequest', 'preParsing', 'preValidation', 'preHandler'] as const
+
+/** An app whose one route records every step it reaches in `request.trail` and answers with the trail. */
+function tracingApp (answerAt?: string, failAt?: string): any {
+  const app = enclave()
+  app.decorateRequest('trail', null)
+  app.addHook('onRequest', async (request: any) => { request.trail = [] })
+  for (const step of steps) {
+    app.addHook(step, async (request: any, reply: any) => {
+      request.trail.push(step)
+      if (step === answerAt) return reply.code(299).send({ answeredAt: step, trail: request.trail })
+      if (step === failAt) throw Object.assign(new Error(`failed at ${step}`), { statusCode: 418 })
+    })
+  }
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request: any, body: string, done: any) => {
+    request.trail.push('parse')
+    done(null, JSON.parse(body))
+  })
+  app.post('/', {
+    schema: { body: { type: 'object', properties: { n: { type: 'integer' } } } },
+    validatorCompiler: () => (data: unknown) => { return { value: data } }
+  }, async (request: any) => ({ trail: [...request.trail, 'handler'], body: request.body }))
+  return app
+}
+
+test('a request goes onRequest → preParsing → parse → preValidation → preHandler → handler', async () => {
+  const res = await tracingApp().inject({ method: 'POST', url: '/', payload: { n: 1 } })
+  assert.equal(res.statusCode, 200)
+  assert.deepEqual(res.json(), { trail: ['onRequest', 'preParsing', 'parse', 'preValidation', 'preHandler', 'handler'], body: { n: 1 } })
+})
+
+test('a hook that answers ends the pipeline there: no later hook, no parsing, no handler', async () => {
+  const expected: Record<string, string[]> = {
+    onRequest: ['onRequest'],
+    preParsing: ['onRequest', 'preParsing'],
+    preValidation: ['onRequest', 'preParsing', 'parse', 'preValidation'],
+    preHandler: ['onRequest', 'preParsing', 'parse', 'preValidation', 'preHandler']
+  }
+  for (const step of steps) {
+    const res = await tracingApp(step).inject({ method: 'POST', url: '/', payload: { n: 1 } })
+    assert.equal(res.statusCode, 299, step)
+    assert.deepEqual(res.json(), { answeredAt: step, trail: expected[step] }, step)
+  }
+})
+
+test('a hook that fails ends the pipeline with its error: status from the error, default error body', async () => {
+  for (const step of steps) {
+    const res = await tracingApp(undefined, step).inject({ method: 'POST', url: '/', payload: { n: 1 } })
+    assert.equal(res.statusCode, 418, step)
+    assert.deepEqual(res.json(), { statusCode: 418, error: "I'm a Teapot", message: `failed at ${step}` }, step)
+  }
+})
+
+test('GET and HEAD requests are never parsed, whatever they carry', async () => {
+  const app = enclave()
+  let parsed = 0
+  app.addContentTypeParser('text/plain', (_request: any, _payload: any, done: any) => { parsed++; done(null, 'x') })
+  app.get('/', async (request: any) => ({ body: request.body ?? null }))
+  const res = await app.inject({ method: 'GET', url: '/', headers: { 'content-type': 'text/plain' }, payload: 'hello' })
+  assert.equal(res.statusCode, 200)
+  assert.deepEqual(res.json(), { body: null })
+  const head = await app.inject({ method: 'HEAD', url: '/', headers: { 'content-type': 'text/plain' }, payload: 'hello' })
+  assert.equal(head.statusCode, 200)
+  assert.equal(parsed, 0)
+})
+
+test('DELETE is parsed only when it declares a content type and a body', async () => {
+  const app = enclave()
+  app.delete('/', async (request: any) => ({ body: request.body ?? null }))
+  const bare = await app.inject({ method: 'DELETE', url: '/' })
+  assert.deepEqual(bare.json(), { body: null })
+  const typed = await app.inject({ method: 'DELETE', url: '/', payload: { a: 1 } })
+  assert.deepEqual(typed.json(), { body: { a: 1 } })
+})
+
+test('a failed validation answers 400 before preHandler; with attachValidation the handler sees the error', async () => {
+  const app = enclave()
+  let preHandlers = 0
+  app.addHook('preHandler', async () => { preHandlers++ })
+  const schema = { querystring: { type: 'object', properties: { n: { type: 'integer' } } } }
+  app.get('/strict', { schema }, async () => 'unreachable')
+  app.get('/lenient', { schema, attachValidation: true }, async (request: any) => ({ context: request.validationError.validationContext }))
+  const strict = await app.inject('/strict?n=x')
+  assert.equal(strict.statusCode, 400)
+  assert.deepEqual(strict.json(), { statusCode: 400, code: 'FST_ERR_VALIDATION', error: 'Bad Request', message: 'querystring/n must be integer' })
+  assert.equal(preHandlers, 0)
+  const lenient = await app.inject('/lenient?n=x')
+  assert.equal(lenient.statusCode, 200)
+  assert.deepEqual(lenient.json(), { context: 'querystring' })
+  assert.equal(preHandlers, 1)
+})
+
+test('the handler\'s result: a value is sent, the reply itself is not, a throw or a rejection is an error', async () => {
+  const app = enclave()
+  app.get('/value', () => ({ ok: true }))
+  app.get('/reply', (_request: any, reply: any) => { setTimeout(() => reply.send('later'), 5); return reply })
+  app.get('/throw', () => { throw new Error('sync') })
+  app.get('/reject', async () => { throw new Error('async') })
+  assert.deepEqual((await app.inject('/value')).json(), { ok: true })
+  assert.equal((await app.inject('/reply')).body, 'later')
+  const thrown = await app.inject('/throw')
+  assert.equal(thrown.statusCode, 500)
+  assert.equal(thrown.json().message, 'sync')
+  const rejected = await app.inject('/reject')
+  assert.equal(rejected.statusCode, 500)
+  assert.equal(rejected.json().message, 'async')
+})
+
+test('the handler runs with this = the instance of the route\'s context', async () => {
+  const app = enclave()
+  app.register(async (child: any) => {
+    child.decorate('where', 'child')
+    child.get('/', function (this: any) { return { where: this.where } })
+  })
+  assert.deepEqual((await app.inject('/')).json(), { where: 'child' })
+})
