@@ -26,7 +26,8 @@ const QUICK = { rounds: 2, duration: 2, warmup: 1, startupRuns: 2 }
 export const USAGE = `Usage: node bench/run.mjs [options]   (or: npm run bench -- [options])
   --quick              ~2 min smoke run (rounds 2, duration 2 s, warm-up 1 s, 2 start-up runs)
   --scenarios a,b,..   scenarios to run (a–f; default all)
-  --servers x,y        servers among enclave,fastify,node (default all)
+  --servers x,y        servers among enclave,fastify,node (default all), and baseline: the Enclave build at
+                       BENCH_BASELINE, for an A/B run of a change
   --rounds N           alternation rounds per scenario (default 7)
   --duration S         seconds per measured slice (default 4)
   --warmup S           seconds of warm-up of each fresh server process before its slice (default 2)
@@ -74,7 +75,7 @@ export function parseOptions (argv = process.argv.slice(2), env = process.env) {
   options.servers = options.servers.split(',').map((s) => s.trim()).filter(Boolean)
   const unknownScenario = options.scenarios.find((s) => !'abcdef'.includes(s) || s.length !== 1)
   if (unknownScenario) throw new Error(`unknown scenario "${unknownScenario}" (a–f)`)
-  const unknownServer = options.servers.find((s) => !['enclave', 'fastify', 'node'].includes(s))
+  const unknownServer = options.servers.find((s) => !['enclave', 'fastify', 'node', 'baseline'].includes(s))
   if (unknownServer) throw new Error(`unknown server "${unknownServer}"`)
   const complete = !quick && options.scenarios.length === 6 && options.servers.length === 3
   options.writeDocs = options.docs === 'auto' ? complete : options.docs === 'yes'

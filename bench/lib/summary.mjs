@@ -56,7 +56,7 @@ export function summarizeThroughput (letter, slicesByServer, excluded) {
   for (const [kind, reason] of Object.entries(excluded)) servers[kind] = { status: 'FAIL', reason }
   const valid = (kind) => servers[kind]?.status === 'ok' ? servers[kind] : null
   const ratios = {}
-  for (const versus of ['fastify', 'node']) {
+  for (const versus of ['fastify', 'node', 'baseline']) {
     const enclave = valid('enclave')
     const other = valid(versus)
     if (!enclave || !other) continue

@@ -13,17 +13,30 @@ export const ENCLAVE_ENTRY = path.join(repoRoot, 'dist', 'src', 'index.js')
 
 export class FrameworkUnavailableError extends Error {}
 
-/** @param {'enclave' | 'fastify'} name */
+/**
+ * `baseline` is another build of Enclave, for A/B runs of a change (`--servers enclave,baseline`): the checkout
+ * (or its dist/src/index.js) named by BENCH_BASELINE, e.g. a `git worktree` of the commit before the change.
+ * @param {'enclave' | 'fastify' | 'baseline'} name
+ */
 export function loadFactory (name) {
   if (name === 'fastify') return require('fastify')
-  if (name !== 'enclave') throw new FrameworkUnavailableError(`unknown framework "${name}"`)
-  if (!existsSync(ENCLAVE_ENTRY)) {
-    throw new FrameworkUnavailableError(`${path.relative(repoRoot, ENCLAVE_ENTRY)} not found (run npm run build)`)
+  if (name === 'enclave') return loadEnclave(ENCLAVE_ENTRY)
+  if (name === 'baseline') {
+    const given = process.env.BENCH_BASELINE
+    if (!given) throw new FrameworkUnavailableError('BENCH_BASELINE is not set (a checkout of Enclave, built)')
+    return loadEnclave(given.endsWith('.js') ? path.resolve(given) : path.resolve(given, 'dist', 'src', 'index.js'))
   }
-  const exported = require(ENCLAVE_ENTRY)
+  throw new FrameworkUnavailableError(`unknown framework "${name}"`)
+}
+
+function loadEnclave (entry) {
+  if (!existsSync(entry)) {
+    throw new FrameworkUnavailableError(`${path.relative(repoRoot, entry)} not found (run npm run build)`)
+  }
+  const exported = require(entry)
   const factory = typeof exported === 'function' ? exported : exported?.default
   if (typeof factory !== 'function') {
-    throw new FrameworkUnavailableError(`${ENCLAVE_ENTRY} does not export a factory function`)
+    throw new FrameworkUnavailableError(`${entry} does not export a factory function`)
   }
   return factory
 }

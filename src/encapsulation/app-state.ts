@@ -76,5 +76,7 @@ export interface Instance {
   ready (cb?: (err: Error | null) => void): Promise<Instance> | undefined
   close (cb?: (err?: Error) => void): Promise<unknown> | Instance
   onClose (hook: AnyFn): Instance
+  /** avvio's: runs `fn` once the plugins registered so far in this context have loaded. */
+  after (fn: (err: Error | null, done: (err?: Error | null) => void) => void): Instance
   [member: string | symbol]: unknown
 }

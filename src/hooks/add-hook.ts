@@ -1,6 +1,10 @@
 /**
  * `instance.addHook(name, fn)`: checks the hook, then files it where it belongs: lifecycle hooks in the context's
  * lists (and its existing children's), application hooks in the application's, `onClose` with the loader.
+ *
+ * As in Fastify, a lifecycle hook (and `onRegister`, `preClose`) takes effect in loading order, after the plugins
+ * registered before it: `register(fp(auth)); addHook('onRequest', audit)` runs auth's hook first. Only `onRoute`,
+ * `onReady` and `onListen` are filed at once (routes registered next must see an onRoute hook).
  */
 import { codes } from '../core/errors'
 import { kApp, kPluginContext } from '../core/symbols'
@@ -45,14 +49,27 @@ export function addHook (this: Instance, name: string, fn: AnyFn): Instance {
       this.onClose(bindOnClose(fn, this))
       break
     case 'onReady':
-    case 'preClose':
     case 'onListen':
       this[kApp].applicationHooks[name].push({ fn, instance: this })
       break
+    case 'onRoute':
+      addToContextTree(this[kPluginContext], name, fn)
+      break
+    case 'preClose':
+      this.after(inLoadingOrder(() => this[kApp].applicationHooks.preClose.push({ fn, instance: this })))
+      break
     default:
-      addToContextTree(this[kPluginContext], name as HookName, fn)
+      this.after(inLoadingOrder(() => addToContextTree(this[kPluginContext], name as HookName, fn)))
   }
   return this
+}
+
+/** An avvio `after` callback that files a hook once the plugins registered before it have loaded. */
+function inLoadingOrder (file: () => void): (err: Error | null, done: (err?: Error | null) => void) => void {
+  return (err, done) => {
+    file()
+    done(err)
+  }
 }
 
 /** avvio calls onClose hooks without a `this`; Fastify binds them to their instance. The arity tells avvio the style. */
