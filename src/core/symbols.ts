@@ -36,6 +36,11 @@ export const kReplySendingError = Symbol('enclave.replySendingError')
 export const kReplySerializer = Symbol('enclave.replySerializer')
 /** The link of the error-handler chain now handling this reply's error, or null outside error handling. */
 export const kReplyErrorHandler = Symbol('enclave.replyErrorHandler')
+/**
+ * A reply method: answers with a failure as the error handlers must see it, whatever was thrown (a string, a plain
+ * object). `reply.send(value)` treats only Errors as errors; the request path uses this for what user code threw.
+ */
+export const kReplySendError = Symbol('enclave.replySendError')
 /** Trailer functions by name (`reply.trailer()`), or null when there are none. */
 export const kReplyTrailers = Symbol('enclave.replyTrailers')
 

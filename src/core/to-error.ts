@@ -16,3 +16,11 @@ export function toError (value: unknown): Error {
   }
   return new Error(String(value))
 }
+
+/**
+ * What a failure reports: the value itself, as it was thrown or rejected (a string, a plain object), or Fastify's
+ * `FST_ERR_SEND_UNDEFINED_ERR` for `undefined` and `null`, which cannot be told from success.
+ */
+export function failureOf (value: unknown): unknown {
+  return value === undefined || value === null ? new codes.FST_ERR_SEND_UNDEFINED_ERR() : value
+}

@@ -1,4 +1,7 @@
+import { codes } from '../core/errors'
+import { isThenable } from '../core/objects'
 import { kPluginContext } from '../core/symbols'
+import type { AnyFn } from '../core/types'
 import type { AppState, ApplicationHookList, Instance } from '../encapsulation/app-state'
 import type { PluginContext } from '../encapsulation/plugin-context'
 
@@ -16,14 +19,27 @@ export async function runApplicationHooks (app: AppState, name: ApplicationHookL
   visit(app.root[kPluginContext])
   const position = (instance: Instance): number => order.get(instance[kPluginContext]) ?? 0
   const hooks = app.applicationHooks[name].slice().sort((a, b) => position(a.instance) - position(b.instance))
+  // as in Fastify, an onReady hook that never finishes fails ready() once pluginTimeout has passed
+  const timeout = name === 'onReady' ? app.options.pluginTimeout : 0
   for (const { fn, instance } of hooks) {
-    if (fn.length === 0 || fn.constructor.name === 'AsyncFunction') {
-      await fn.call(instance)
-    } else {
-      await new Promise<void>((resolve, reject) => {
-        const result = fn.call(instance, (err?: Error) => err ? reject(err) : resolve())
-        if (result && typeof result.then === 'function') result.then(() => resolve(), reject)
-      })
-    }
+    const running = runOne(fn, instance)
+    await (timeout > 0 ? withTimeout(running, timeout, name) : running)
   }
+}
+
+/** One hook in either style: callback (`done`) or returning a promise. */
+function runOne (fn: AnyFn, instance: Instance): Promise<void> {
+  if (fn.length === 0 || fn.constructor.name === 'AsyncFunction') return Promise.resolve().then(() => fn.call(instance))
+  return new Promise<void>((resolve, reject) => {
+    const result = fn.call(instance, (err?: Error) => err ? reject(err) : resolve())
+    if (isThenable(result)) result.then(() => resolve(), reject)
+  })
+}
+
+function withTimeout (running: Promise<void>, ms: number, name: ApplicationHookList): Promise<void> {
+  let timer: NodeJS.Timeout | undefined
+  const expired = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => reject(new codes.FST_ERR_HOOK_TIMEOUT(name)), ms)
+  })
+  return Promise.race([running, expired]).finally(() => clearTimeout(timer))
 }

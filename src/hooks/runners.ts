@@ -2,7 +2,7 @@
  * The runners of request hooks. A hook may be a callback-style function (calls `done`) or return a promise; either
  * way the runner moves on exactly once per hook. They are called only with non-empty lists (empty ones are null).
  */
-import { toError } from '../core/to-error'
+import { failureOf } from '../core/to-error'
 import { kReplyErrorHandler } from '../core/symbols'
 import { isThenable } from '../core/objects'
 import type { AnyFn } from '../core/types'
@@ -14,7 +14,8 @@ export function isAnswered (reply: ReplyState): boolean {
   return reply.sent === true || reply[kReplyErrorHandler] !== null
 }
 
-type Done = (err: Error | null, request: RequestState, reply: ReplyState) => void
+/** `err` is null when every hook succeeded, else what the failing hook threw, rejected or gave `done`. */
+type Done = (err: unknown, request: RequestState, reply: ReplyState) => void
 
 /**
  * Runs `(request, reply, done)` hooks in order. With `stopWhenAnswered`, a hook that answers (or hijacks) ends the
@@ -28,7 +29,7 @@ export function runHooks (hooks: AnyFn[], request: RequestState, reply: ReplySta
   function next (err?: unknown): void {
     if (stopWhenAnswered && isAnswered(reply)) return
     if (err !== undefined && err !== null) {
-      done(toError(err), request, reply)
+      done(failureOf(err), request, reply)
       return
     }
     if (index === hooks.length) {
@@ -42,7 +43,7 @@ export function runHooks (hooks: AnyFn[], request: RequestState, reply: ReplySta
       result = fn(request, reply, once)
     } catch (error) {
       settled = true
-      done(toError(error), request, reply)
+      done(failureOf(error), request, reply)
       return
     }
     if (isThenable(result)) {
@@ -59,11 +60,11 @@ export function runHooks (hooks: AnyFn[], request: RequestState, reply: ReplySta
   function rejected (err: unknown): void {
     if (settled) return
     settled = true
-    done(toError(err), request, reply)
+    done(failureOf(err), request, reply)
   }
 }
 
-type PayloadDone<T> = (err: Error | null, reply: ReplyState, payload: T) => void
+type PayloadDone<T> = (err: unknown, reply: ReplyState, payload: T) => void
 
 /**
  * Runs `(request, reply, payload, done(err, newPayload))` hooks; an async hook's resolved value replaces the payload.
@@ -77,7 +78,7 @@ export function runPayloadHooks<T> (hooks: AnyFn[], request: RequestState, reply
 
   function next (err: unknown, newPayload?: unknown): void {
     if (err !== undefined && err !== null) {
-      done(toError(err), reply, current)
+      done(failureOf(err), reply, current)
       return
     }
     if (newPayload !== undefined) current = newPayload as T
@@ -92,7 +93,7 @@ export function runPayloadHooks<T> (hooks: AnyFn[], request: RequestState, reply
       result = fn(request, reply, current, once)
     } catch (error) {
       settled = true
-      done(toError(error), reply, current)
+      done(failureOf(error), reply, current)
       return
     }
     if (isThenable(result)) {
@@ -108,6 +109,6 @@ export function runPayloadHooks<T> (hooks: AnyFn[], request: RequestState, reply
   function rejected (err: unknown): void {
     if (settled) return
     settled = true
-    done(toError(err), reply, current)
+    done(failureOf(err), reply, current)
   }
 }

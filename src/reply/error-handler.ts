@@ -23,33 +23,45 @@ import { onSendHook, writeErrorResponse } from './send'
 /** What an error handler may find on an error: Fastify's fields and http-errors' ones. */
 type HandledError = Error & { statusCode?: unknown, status?: unknown, code?: unknown, headers?: unknown }
 
-/** The root handler: logs (5xx as errors, 4xx as info) and sends the error, which is then serialized. */
-export function defaultErrorHandler (this: Instance, error: HandledError, request: RequestState, reply: ReplyState): void {
+/**
+ * The root handler. It alone normalises what was thrown (a string or a plain object becomes an Error with its
+ * message, status and code: a thrown object's other fields are never written to the client), applies the error's
+ * `headers`, and sets the status: a 4xx/5xx the reply already has, else the error's `statusCode` or `status`, else
+ * 500. It logs 5xx as errors and 4xx as info, and sends the error, which is then serialized.
+ */
+export function defaultErrorHandler (this: Instance, thrown: unknown, request: RequestState, reply: ReplyState): void {
+  const error: HandledError = toError(thrown)
+  if (!reply[kReplyHasStatusCode] || reply.statusCode < 400) reply.code(statusOf(thrown))
+  if (error.headers !== null && typeof error.headers === 'object') reply.headers(error.headers as Record<string, unknown>)
   if (reply.statusCode < 500) {
-    reply.log.info({ res: reply, err: error }, error?.message)
+    reply.log.info({ res: reply, err: error }, error.message)
   } else {
-    reply.log.error({ req: request, res: reply, err: error }, error?.message)
+    reply.log.error({ req: request, res: reply, err: error }, error.message)
   }
   reply.send(error)
 }
 
 export const defaultErrorHandlerLink: ErrorHandlerLink = { fn: defaultErrorHandler, instance: null, parent: null }
 
-function statusFor (reply: ReplyState, error: HandledError): number {
-  const given = error.statusCode ?? error.status
+/** The 4xx/5xx status a thrown value carries (`statusCode`, else `status`, as http-errors sets it), else 500. */
+function statusOf (thrown: unknown): number {
+  if (thrown === null || typeof thrown !== 'object') return 500
+  const { statusCode, status } = thrown as { statusCode?: unknown, status?: unknown }
+  const given = statusCode ?? status
   // http-error style objects sometimes carry the status as a numeric string
   const fromError = typeof given === 'string' ? Number(given) : given
-  if (typeof fromError === 'number' && Number.isInteger(fromError) && fromError >= 400 && fromError <= 599) return fromError
-  const current = reply.raw.statusCode
-  if (reply[kReplyHasStatusCode] && current >= 400) return current
-  return 500
+  return typeof fromError === 'number' && Number.isInteger(fromError) && fromError >= 400 && fromError <= 599 ? fromError : 500
 }
 
-/** Entry point for any error on a reply (from `send(err)`, a hook, a parser, the handler, a serializer). */
+/**
+ * Entry point for any error on a reply (from `send(err)`, a hook, a parser, the handler, a serializer). The value
+ * reaches the onError hooks and the custom error handlers as it was thrown, whatever it is, and the reply keeps the
+ * status it had (Fastify's contract: a custom handler sets its own); the default handler answers for all.
+ */
 export function handleError (reply: ReplyState, value: unknown): void {
-  const error: HandledError = toError(value)
   const res = reply.raw
   if (res.headersSent || res.writableEnded) {
+    const error = toError(value)
     reply.log.error({ err: error }, 'error after the response was sent')
     if (!res.writableEnded) res.destroy(error)
     return
@@ -58,32 +70,33 @@ export function handleError (reply: ReplyState, value: unknown): void {
   const route = reply[kRoute]
   const current = reply[kReplyErrorHandler]
   if (current === null) {
-    reply.code(statusFor(reply, error))
-    if (error.headers !== null && typeof error.headers === 'object') reply.headers(error.headers as Record<string, unknown>)
     reply[kReplyErrorHandler] = route.errorHandler
     if (route.onError === null) {
-      callErrorHandler(reply, route.errorHandler, error)
+      callErrorHandler(reply, route.errorHandler, value)
     } else {
       reply[kReplyInOnError] = true
-      runPayloadHooks(route.onError, reply.request, reply, error, (hookErr) => {
+      runPayloadHooks(route.onError, reply.request, reply, value, (hookErr) => {
         reply[kReplyInOnError] = false
         if (hookErr !== null) reply.log.error({ err: hookErr }, 'onError hook failed')
-        callErrorHandler(reply, route.errorHandler, error)
+        callErrorHandler(reply, route.errorHandler, value)
       })
     }
     return
   }
-  if (current.fn === defaultErrorHandler) {
-    sendErrorPayload(reply, error)
+  if (current.parent === null) {
+    // the default handler's own send(error): write the error body
+    sendErrorPayload(reply, toError(value))
     return
   }
-  const next = current.parent ?? defaultErrorHandlerLink
-  reply[kReplyErrorHandler] = next
-  reply.code(statusFor(reply, error))
-  callErrorHandler(reply, next, error)
+  reply[kReplyErrorHandler] = current.parent
+  callErrorHandler(reply, current.parent, value)
 }
 
-function callErrorHandler (reply: ReplyState, link: ErrorHandlerLink, error: Error): void {
+/**
+ * Calls one handler of the chain. What it returns is the answer (a promise's value once resolved, as with route
+ * handlers); a throw or a rejection goes to the next handler. A handler that returns nothing must send itself.
+ */
+function callErrorHandler (reply: ReplyState, link: ErrorHandlerLink, error: unknown): void {
   const headers = reply[kReplyHeaders]
   delete headers['content-type']
   delete headers['content-length']
@@ -100,6 +113,8 @@ function callErrorHandler (reply: ReplyState, link: ErrorHandlerLink, error: Err
       (payload: unknown) => { if (payload !== reply && !reply.sent) reply.send(payload) },
       (err: unknown) => handleError(reply, err)
     )
+  } else if (result !== undefined && result !== reply && !reply.sent) {
+    reply.send(result)
   }
 }
 

@@ -10,7 +10,7 @@ import { codes } from '../core/errors'
 import { warnDeprecated } from '../core/deprecations'
 import {
   kRoute, kReplySerializer, kReplyErrorHandler, kReplyHeaders, kReplyStarted, kReplyHijacked, kReplyStartTime,
-  kReplyHasStatusCode, kReplyInOnError, kReplySendingError, kReplyTrailers
+  kReplyHasStatusCode, kReplyInOnError, kReplySendingError, kReplyTrailers, kReplySendError
 } from '../core/symbols'
 import type { Instance } from '../encapsulation/app-state'
 import type { ErrorHandlerLink } from '../encapsulation/plugin-context'
@@ -47,6 +47,7 @@ export interface ReplyState {
   readonly sent: boolean
   readonly elapsedTime: number
   send (payload?: unknown): ReplyState
+  [kReplySendError] (failure: unknown): void
   code (statusCode: number): ReplyState
   header (name: string, value?: unknown): ReplyState
   headers (headers: Record<string, unknown>): ReplyState
@@ -203,6 +204,12 @@ proto.send = function send (this: ReplyState, payload?: unknown) {
   this[kReplyStarted] = true
   sendPayload(this, payload)
   return this
+}
+
+/** See `kReplySendError`. A reply already answered refuses it as `send` does (with its warning). */
+proto[kReplySendError] = function sendError (this: ReplyState, failure: unknown) {
+  if (this[kReplyStarted] || this[kReplyHijacked] || this[kReplyInOnError]) this.send(failure)
+  else handleError(this, failure)
 }
 
 /**

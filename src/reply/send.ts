@@ -85,7 +85,7 @@ export function sendPayload (reply: ReplyState, payload: unknown): void {
   }
 }
 
-function preSerializationDone (err: Error | null, reply: ReplyState, payload: unknown): void {
+function preSerializationDone (err: unknown, reply: ReplyState, payload: unknown): void {
   if (err !== null) {
     handleError(reply, err)
     return
@@ -114,7 +114,7 @@ export function onSendHook (reply: ReplyState, payload: unknown): void {
   }
 }
 
-function onSendDone (err: Error | null, reply: ReplyState, payload: unknown): void {
+function onSendDone (err: unknown, reply: ReplyState, payload: unknown): void {
   if (err !== null) {
     handleError(reply, err)
     return
@@ -261,8 +261,10 @@ function sendStream (reply: ReplyState, payload: Readable): void {
     return
   }
   if (reply.request.raw.method === 'HEAD') {
-    // HEAD answers carry the headers but never a body: the stream is not read, and released
+    // HEAD answers carry the headers but never a body: the stream is not read, and released. It may still fail
+    // (a file that cannot be opened): nobody reads it, so its error is dropped rather than left to crash Node.
     res.end()
+    finished(payload, ignoreStreamEnd)
     releaseStream(payload)
     return
   }
@@ -289,6 +291,8 @@ function sendStream (reply: ReplyState, payload: Readable): void {
   payload.once('end', () => endWithTrailers(reply, null))
   payload.pipe(res, { end: false })
 }
+
+function ignoreStreamEnd (): void {}
 
 /** Streams from other libraries may lack `destroy()` (old-style streams): those are left to end on their own. */
 function releaseStream (stream: Readable): void {

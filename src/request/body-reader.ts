@@ -5,7 +5,7 @@
  */
 import type { Readable } from 'node:stream'
 import { codes } from '../core/errors'
-import { toError } from '../core/to-error'
+import { failureOf } from '../core/to-error'
 import { isThenable } from '../core/objects'
 import type { Instance } from '../encapsulation/app-state'
 import type { RequestState } from './request'
@@ -18,7 +18,7 @@ export function runParser (fn: ContentTypeParserFn, instance: Instance, request:
     if (settled) return
     settled = true
     // a parser may fail with any value (`done('boom')`): it must still become an error response, never a body
-    if (err) done(toError(err))
+    if (err) done(err)
     else done(null, body)
   }
   let result: unknown
@@ -27,11 +27,11 @@ export function runParser (fn: ContentTypeParserFn, instance: Instance, request:
   } catch (err) {
     // Once settled, the throw came from the lifecycle behind `done`: not the parser's to report.
     if (settled) throw err
-    finish(toError(err))
+    finish(failureOf(err))
     return
   }
   if (isThenable(result)) {
-    result.then((body: unknown) => finish(null, body), (err: unknown) => finish(toError(err)))
+    result.then((body: unknown) => finish(null, body), (err: unknown) => finish(failureOf(err)))
   }
 }
 

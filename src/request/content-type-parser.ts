@@ -29,7 +29,8 @@ export interface ContentTypeParserOptions {
   bodyLimit?: number
 }
 
-export type ParserDone = (err: Error | null, body?: unknown) => void
+/** `err` is null on success, else whatever the parser failed with. */
+export type ParserDone = (err: unknown, body?: unknown) => void
 /** `(request, payload | body, done)`, or `async (request, payload | body) => body`; `this` is the instance. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a stream, a string or a Buffer, as the parser declared
 export type ContentTypeParserFn = (this: Instance, request: RequestState, payloadOrBody: any, done: ParserDone) => unknown

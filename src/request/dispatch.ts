@@ -5,10 +5,10 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { codes, type EnclaveError } from '../core/errors'
-import { toError } from '../core/to-error'
+import { failureOf, toError } from '../core/to-error'
 import { earlyErrorBody, defaultErrorBody, statusText } from '../core/error-body'
 import { asRouterMethod, supportedMethodSet } from '../core/http-methods'
-import { kApp, kRoute } from '../core/symbols'
+import { kApp, kRoute, kReplySendError } from '../core/symbols'
 import type { AppState, RawHandler } from '../encapsulation/app-state'
 import type { RouteRecord } from '../routing/route-model'
 import { createReply, runPreHandler, startRequest } from './pipeline'
@@ -145,7 +145,7 @@ function frameworkError (app: AppState, req: IncomingMessage, res: ServerRespons
   try {
     handler(err, reply.request, reply)
   } catch (thrown) {
-    reply.send(toError(thrown))
+    reply[kReplySendError](failureOf(thrown))
   }
 }
 

@@ -4,8 +4,8 @@
  * handler answers is the reply's (`reply/send.ts`).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import { toError } from '../core/to-error'
-import { kRoute } from '../core/symbols'
+import { failureOf } from '../core/to-error'
+import { kRoute, kReplySendError } from '../core/symbols'
 import { isThenable } from '../core/objects'
 import { runHooks, runPayloadHooks, isAnswered } from '../hooks/runners'
 import { validateRequest } from '../schema/validation/route-validation'
@@ -46,9 +46,9 @@ export function startRequest (app: AppState, route: CompiledRoute, req: Incoming
   }
 }
 
-function afterOnRequest (err: Error | null, request: RequestState, reply: ReplyState): void {
+function afterOnRequest (err: unknown, request: RequestState, reply: ReplyState): void {
   if (err !== null) {
-    reply.send(err)
+    reply[kReplySendError](err)
     return
   }
   const route = request[kRoute]
@@ -59,10 +59,10 @@ function afterOnRequest (err: Error | null, request: RequestState, reply: ReplyS
   }
 }
 
-function afterPreParsing (err: Error | null, reply: ReplyState, payload: BodyStream): void {
+function afterPreParsing (err: unknown, reply: ReplyState, payload: BodyStream): void {
   if (isAnswered(reply)) return
   if (err !== null) {
-    reply.send(err)
+    reply[kReplySendError](err)
     return
   }
   handleBody(reply.request, reply, payload)
@@ -92,7 +92,7 @@ function handleBody (request: RequestState, reply: ReplyState, payload: BodyStre
   }
   route.contentTypeParsers.parse(route.instance, request, payload, contentType, route.bodyLimit, (err, body) => {
     if (err !== null) {
-      reply.send(err)
+      reply[kReplySendError](err)
       return
     }
     request.body = body
@@ -110,9 +110,9 @@ function afterBody (request: RequestState, reply: ReplyState): void {
   }
 }
 
-function afterPreValidation (err: Error | null, request: RequestState, reply: ReplyState): void {
+function afterPreValidation (err: unknown, request: RequestState, reply: ReplyState): void {
   if (err !== null) {
-    reply.send(err)
+    reply[kReplySendError](err)
     return
   }
   const route = request[kRoute]
@@ -139,9 +139,9 @@ export function runPreHandler (request: RequestState, reply: ReplyState): void {
   }
 }
 
-function afterPreHandler (err: Error | null, request: RequestState, reply: ReplyState): void {
+function afterPreHandler (err: unknown, request: RequestState, reply: ReplyState): void {
   if (err !== null) {
-    reply.send(err)
+    reply[kReplySendError](err)
     return
   }
   invokeHandler(request, reply)
@@ -155,7 +155,7 @@ function invokeHandler (request: RequestState, reply: ReplyState): void {
   try {
     result = route.handler.call(route.instance, request, reply)
   } catch (err) {
-    reply.send(toError(err))
+    reply[kReplySendError](failureOf(err))
     return
   }
   if (result === undefined || result === reply) return
@@ -178,5 +178,5 @@ function onHandlerRejected (reply: ReplyState, err: unknown): void {
     reply.log.error({ err }, 'Promise errored, but reply.sent = true was set')
     return
   }
-  reply.send(toError(err))
+  reply[kReplySendError](failureOf(err))
 }

@@ -54,6 +54,6 @@ function onSocketTimeout (this: WatchedSocket): void {
   runHooks(request[kRoute].onTimeout!, request, reply, false, logHookError)
 }
 
-function logHookError (err: Error | null, request: RequestState): void {
+function logHookError (err: unknown, request: RequestState): void {
   if (err !== null) request.log.error({ err }, 'hook failed after the response')
 }

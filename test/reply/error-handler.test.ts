@@ -200,8 +200,7 @@ describe('setErrorHandler', () => {
     assert.deepEqual((await app.inject('/fallback')).json(), { instance: 'from route handler' })
   })
 
-  test('a custom handler finds the error\'s status on the reply and answers with it unless it sets another', async () => {
-    // Fastify 4 leaves reply.statusCode at 200 here and answers errors 200 (docs/compatibility.md, deliberate differences)
+  test('a custom handler sets its own status: the reply is still 200 there, whatever the error says (as in Fastify 4)', async () => {
     const app: any = enclave()
     const seen: number[] = []
     app.setErrorHandler((err: any, _req: any, reply: any) => {
@@ -211,21 +210,72 @@ describe('setErrorHandler', () => {
     })
     app.get('/plain', async () => { throw new Error('plain') })
     app.get('/conflict', async () => { throw Object.assign(new Error('conflict'), { statusCode: 409 }) })
-    app.get('/redirect-status', async () => { throw Object.assign(new Error('r'), { statusCode: 302 }) })
     app.get('/teapot', async () => { throw new Error('teapot') })
     app.get('/v', { schema: { querystring: { type: 'object', properties: { n: { type: 'integer' } } } } }, async () => 'x')
     const statuses = []
-    for (const url of ['/plain', '/conflict', '/redirect-status', '/teapot', '/v?n=x']) statuses.push((await app.inject(url)).statusCode)
-    assert.deepEqual(statuses, [500, 409, 500, 418, 400])
-    assert.deepEqual(seen, [500, 409, 500, 500, 400])
+    for (const url of ['/plain', '/conflict', '/teapot', '/v?n=x']) statuses.push((await app.inject(url)).statusCode)
+    assert.deepEqual(statuses, [200, 200, 418, 200])
+    assert.deepEqual(seen, [200, 200, 200, 200])
   })
 
-  test('an async handler resolving undefined without sending answers an empty body with the error status', async () => {
+  test('the error\'s own status and headers are applied by the default handler only', async () => {
+    const app: any = enclave()
+    const limited = () => Object.assign(new Error('slow down'), { statusCode: 429, headers: { 'retry-after': '5' } })
+    app.get('/default', async () => { throw limited() })
+    app.register(async (child: any) => {
+      child.setErrorHandler((_err: any, _req: any, reply: any) => { reply.send({ status: reply.statusCode, retryAfter: reply.getHeader('retry-after') ?? null }) })
+      child.get('/custom', async () => { throw limited() })
+    })
+    const byDefault = await app.inject('/default')
+    assert.equal(byDefault.statusCode, 429)
+    assert.equal(byDefault.headers['retry-after'], '5')
+    const byCustom = await app.inject('/custom')
+    assert.equal(byCustom.statusCode, 200)
+    assert.equal(byCustom.headers['retry-after'], undefined)
+    assert.deepEqual(byCustom.json(), { status: 200, retryAfter: null })
+  })
+
+  test('a value thrown that is not an Error reaches the custom handler as it was thrown', async () => {
+    const app: any = enclave()
+    app.setErrorHandler((err: any, _req: any, reply: any) => { reply.send({ type: typeof err, isError: err instanceof Error, err }) })
+    app.get('/string', async () => { throw 'a string' })
+    app.get('/object', () => { throw { message: 'obj', extra: 1, statusCode: 409 } })
+    app.get('/hook', { preHandler: (_req: any, _reply: any, done: any) => done({ reason: 'denied' }) }, async () => 'no')
+    assert.deepEqual((await app.inject('/string')).json(), { type: 'string', isError: false, err: 'a string' })
+    assert.deepEqual((await app.inject('/object')).json(), { type: 'object', isError: false, err: { message: 'obj', extra: 1, statusCode: 409 } })
+    assert.deepEqual((await app.inject('/hook')).json(), { type: 'object', isError: false, err: { reason: 'denied' } })
+  })
+
+  test('the default handler answers a thrown non-Error with its message and status, never its other fields', async () => {
+    const app: any = enclave()
+    app.get('/string', async () => { throw 'a string' })
+    app.get('/object', async () => { throw { message: 'obj', secret: 'do not leak', status: 404 } })
+    const fromString = await app.inject('/string')
+    assert.equal(fromString.statusCode, 500)
+    assert.deepEqual(fromString.json(), { statusCode: 500, error: 'Internal Server Error', message: 'a string' })
+    const fromObject = await app.inject('/object')
+    assert.equal(fromObject.statusCode, 404)
+    assert.deepEqual(fromObject.json(), { statusCode: 404, error: 'Not Found', message: 'obj' })
+  })
+
+  test('a plain (not async) handler that returns a value answers with it', async () => {
+    const app: any = enclave()
+    app.setErrorHandler((err: any, _req: any, reply: any) => {
+      reply.code(503)
+      return { handled: err.message }
+    })
+    app.get('/', () => { throw new Error('boom') })
+    const res = await app.inject('/')
+    assert.equal(res.statusCode, 503)
+    assert.deepEqual(res.json(), { handled: 'boom' })
+  })
+
+  test('an async handler resolving undefined without sending answers an empty body, not a hanging request', async () => {
     const app: any = enclave()
     app.setErrorHandler(async () => undefined)
     app.get('/', async () => { throw Object.assign(new Error('x'), { statusCode: 409 }) })
     const res = await app.inject('/')
-    assert.equal(res.statusCode, 409)
+    assert.equal(res.statusCode, 200)
     assert.equal(res.payload, '')
   })
 
@@ -252,12 +302,15 @@ describe('setErrorHandler', () => {
     assert.throws(() => app.setErrorHandler('nope'), { code: 'FST_ERR_ERROR_HANDLER_NOT_FN' })
   })
 
-  test('the error handler status is reset for every request', async () => {
+  test('the status a handler sets is reset for every request', async () => {
     const app: any = enclave()
-    app.setErrorHandler((_err: any, _req: any, reply: any) => { reply.send({ status: reply.statusCode }) })
-    app.get('/', async () => { throw Object.assign(new Error('x'), { statusCode: 409 }) })
-    assert.deepEqual((await app.inject('/')).json(), { status: 409 })
-    assert.deepEqual((await app.inject('/')).json(), { status: 409 })
+    app.setErrorHandler((_err: any, _req: any, reply: any) => {
+      const before = reply.statusCode
+      reply.code(409).send({ before })
+    })
+    app.get('/', async () => { throw new Error('x') })
+    assert.deepEqual((await app.inject('/')).json(), { before: 200 })
+    assert.deepEqual((await app.inject('/')).json(), { before: 200 })
   })
 })
 

@@ -124,3 +124,16 @@ test('a second send() is ignored with a warning: the first answer stands', async
   const res = await app.inject('/')
   assert.equal(res.body, 'first')
 })
+
+test('a HEAD request to a route whose stream fails is answered, and the failure does not crash the process', async () => {
+  const app = enclave()
+  const { createReadStream } = await import('node:fs')
+  app.get('/file', (_request: any, reply: any) => { reply.type('text/plain').send(createReadStream('/nonexistent/enclave-test-file')) })
+  const head = await app.inject({ method: 'HEAD', url: '/file' })
+  assert.equal(head.statusCode, 200)
+  assert.equal(head.body, '')
+  await new Promise((resolve) => setTimeout(resolve, 20)) // the open fails after the answer
+  const get = await app.inject('/file')
+  assert.equal(get.statusCode, 500)
+  assert.equal(get.json().code, 'ENOENT')
+})
