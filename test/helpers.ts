@@ -45,3 +45,9 @@ export function mulberry32 (seed: number): () => number {
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296
   }
 }
+
+/** A pino destination that collects the parsed log lines (`enclave({ logger: { stream: sink.stream } })`). */
+export function logSink (): { stream: { write: (line: string) => void }, lines: any[] } {
+  const lines: any[] = []
+  return { lines, stream: { write (line: string) { lines.push(JSON.parse(line)) } } }
+}

@@ -110,11 +110,20 @@ function callErrorHandler (reply: ReplyState, link: ErrorHandlerLink, error: unk
   if (isThenable(result)) {
     result.then(
       // resolving without sending answers with what was returned, or an empty body: never leave the request hanging
-      (payload: unknown) => { if (payload !== reply && !reply.sent) reply.send(payload) },
+      (payload: unknown) => { if (payload !== reply && !reply.sent) sendAnswer(reply, payload) },
       (err: unknown) => handleError(reply, err)
     )
   } else if (result !== undefined && result !== reply && !reply.sent) {
-    reply.send(result)
+    sendAnswer(reply, result)
+  }
+}
+
+/** A handler's answer; one send() refuses (an object under a non-JSON type) goes to the next handler. */
+function sendAnswer (reply: ReplyState, payload: unknown): void {
+  try {
+    reply.send(payload)
+  } catch (err) {
+    handleError(reply, err)
   }
 }
 

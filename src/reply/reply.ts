@@ -202,7 +202,13 @@ proto.send = function send (this: ReplyState, payload?: unknown) {
     return this
   }
   this[kReplyStarted] = true
-  sendPayload(this, payload)
+  try {
+    sendPayload(this, payload)
+  } catch (err) {
+    // a payload send() refuses (an object under a non-JSON type): the reply was not started
+    this[kReplyStarted] = false
+    throw err
+  }
   return this
 }
 

@@ -70,9 +70,10 @@ export function sendPayload (reply: ReplyState, payload: unknown): void {
   if (contentType === undefined) {
     if (reply[kReplySerializer] === null) headers['content-type'] = jsonContentType
   } else if (reply[kReplySerializer] === null && !contentType.includes('json') && reply[kRoute].replySerializer === null) {
-    // `null` under a non-JSON type is an empty body; an object has no way to become one
-    if (payload === null) onSendHook(reply, null)
-    else handleError(reply, new codes.FST_ERR_REP_INVALID_PAYLOAD_TYPE(typeof payload))
+    // `null` under a non-JSON type is an empty body; an object has no way to become one: the caller of send()
+    // learns it at once, as in Fastify (its handler's throw or rejection then answers 500)
+    if (payload !== null) throw new codes.FST_ERR_REP_INVALID_PAYLOAD_TYPE(typeof payload)
+    onSendHook(reply, null)
     return
   } else if (contentType.includes('json')) {
     headers['content-type'] = withJsonCharset(contentType)

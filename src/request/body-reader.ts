@@ -94,9 +94,11 @@ export function readBody (instance: Instance, request: RequestState, payload: Bo
     else runParser(entry.fn, instance, request, body, done)
   }
 
-  function onError (err: Error): void {
+  function onError (err: Error & { statusCode?: number }): void {
     if (settled) return
     stop()
+    // the body could not be read (a bad gzip stream, a failing preParsing stream): the client's fault, as in Fastify
+    if (typeof err.statusCode !== 'number') err.statusCode = 400
     done(err)
   }
 

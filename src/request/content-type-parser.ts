@@ -143,13 +143,17 @@ export class ContentTypeParserRegistry {
     this.#resolved.clear()
   }
 
-  /** Parse one request body. `instance` is `this` for the user parser. Calls `done` exactly once. */
+  /**
+   * Parse one request body. `instance` is `this` for the user parser. Calls `done` exactly once. A type no parser
+   * takes is a 415, except for the not-found handler (`optional`), which then gets no body, as in Fastify.
+   */
   parse (instance: Instance, request: RequestState, payload: BodyStream, contentType: string | undefined, routeBodyLimit: number | undefined,
-    done: ParserDone): void {
+    optional: boolean, done: ParserDone): void {
     const entry = this.#resolve(contentType)
     if (entry === null) {
+      if (optional) done(null, undefined)
       // An empty header is reported like a missing one, as Fastify does.
-      done(new codes.FST_ERR_CTP_INVALID_MEDIA_TYPE(contentType === '' ? undefined : contentType))
+      else done(new codes.FST_ERR_CTP_INVALID_MEDIA_TYPE(contentType === '' ? undefined : contentType))
       return
     }
     if (entry.parseAs === undefined) {

@@ -72,7 +72,7 @@ function afterPreParsing (err: unknown, reply: ReplyState, payload: BodyStream):
 function handleBody (request: RequestState, reply: ReplyState, payload: BodyStream): void {
   const route = request[kRoute]
   const method = request.raw.method as string
-  if (method === 'GET' || method === 'HEAD' || route.isNotFound) {
+  if (method === 'GET' || method === 'HEAD') {
     afterBody(request, reply)
     return
   }
@@ -90,7 +90,7 @@ function handleBody (request: RequestState, reply: ReplyState, payload: BodyStre
     afterBody(request, reply)
     return
   }
-  route.contentTypeParsers.parse(route.instance, request, payload, contentType, route.bodyLimit, (err, body) => {
+  route.contentTypeParsers.parse(route.instance, request, payload, contentType, route.bodyLimit, route.isNotFound, (err, body) => {
     if (err !== null) {
       reply[kReplySendError](err)
       return
@@ -160,16 +160,23 @@ function invokeHandler (request: RequestState, reply: ReplyState): void {
   }
   if (result === undefined || result === reply) return
   if (isThenable(result)) {
-    result.then((payload: unknown) => onHandlerResolved(reply, payload), (err: unknown) => onHandlerRejected(reply, err))
+    result.then((payload: unknown) => sendResult(reply, payload), (err: unknown) => onHandlerRejected(reply, err))
     return
   }
-  reply.send(result)
+  sendResult(reply, result)
 }
 
-function onHandlerResolved (reply: ReplyState, payload: unknown): void {
-  // Fastify 4: a resolved value is sent; `undefined` without a reply sends an empty body rather than hang
-  if (payload === reply || reply.sent) return
-  reply.send(payload)
+/**
+ * What a handler returned or resolved is sent, as in Fastify 4 (a second answer only logs "Reply was already sent"); `undefined` when nothing
+ * was sent answers an empty body rather than hang. A value send() refuses is the request's error.
+ */
+function sendResult (reply: ReplyState, payload: unknown): void {
+  if (payload === reply || (payload === undefined && reply.sent)) return
+  try {
+    reply.send(payload)
+  } catch (err) {
+    reply[kReplySendError](err)
+  }
 }
 
 function onHandlerRejected (reply: ReplyState, err: unknown): void {

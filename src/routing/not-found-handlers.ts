@@ -29,10 +29,11 @@ function notFoundPaths (prefix: string): string[] {
   return base === '' ? ['/', '/*'] : [base, base + '/*']
 }
 
-/** The hooks `setNotFoundHandler(opts, handler)` takes, and the internal marker of the replaceable default. */
+/** What `setNotFoundHandler(opts, handler)` takes, and the internal marker of the replaceable default. */
 interface NotFoundOptions {
   preValidation?: unknown
   preHandler?: unknown
+  errorHandler?: AnyFn
   isDefault?: boolean
 }
 
@@ -53,7 +54,8 @@ function install (instance: Instance, handler: AnyFn, opts: NotFoundOptions): vo
       handler,
       config: { isDefault: opts.isDefault === true },
       preValidation: opts.preValidation,
-      preHandler: opts.preHandler
+      preHandler: opts.preHandler,
+      errorHandler: opts.errorHandler
     },
     method: '*',
     url: prefix + '/*',
@@ -76,15 +78,16 @@ export function installDefaultNotFound (root: Instance): void {
 }
 
 export const notFoundInstanceMethods = {
-  setNotFoundHandler (this: Instance, opts?: NotFoundOptions | AnyFn, handler?: AnyFn): Instance {
+  setNotFoundHandler (this: Instance, given?: NotFoundOptions | AnyFn | null, handler?: AnyFn): Instance {
     assertNotStarted(this, 'Cannot call "setNotFoundHandler"!')
-    if (typeof opts === 'function') {
-      handler = opts
-      opts = {}
-    }
+    let opts: NotFoundOptions = {}
+    if (typeof given === 'function') handler = given
+    else if (given !== undefined && given !== null) opts = given
     if (handler === undefined) handler = defaultNotFoundHandler
-    if (typeof handler !== 'function') throw new codes.FST_ERR_ROUTE_OPTION_INVALID('handler', 'setNotFoundHandler', this[kPluginContext].prefix || '/', 'must be a function')
-    install(this, handler, opts ?? {})
+    const where = this[kPluginContext].prefix || '/'
+    if (typeof handler !== 'function') throw new codes.FST_ERR_ROUTE_OPTION_INVALID('handler', 'setNotFoundHandler', where, 'must be a function')
+    if (opts.errorHandler !== undefined && typeof opts.errorHandler !== 'function') throw new codes.FST_ERR_ROUTE_HANDLER_NOT_FN('setNotFoundHandler', where)
+    install(this, handler, opts)
     return this
   },
 

@@ -1,12 +1,6 @@
 import { test, describe } from 'node:test'
 import assert from 'node:assert/strict'
-import { enclave } from '../helpers'
-
-/** A pino destination collecting parsed log lines. */
-function logSink (): { stream: { write: (line: string) => void }, lines: any[] } {
-  const lines: any[] = []
-  return { lines, stream: { write (line: string) { lines.push(JSON.parse(line)) } } }
-}
+import { enclave, logSink } from '../helpers'
 
 describe('setGenReqId', () => {
   test('is encapsulated: each context uses its own generator, children inherit, siblings do not', async () => {

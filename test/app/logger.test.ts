@@ -1,13 +1,7 @@
 import { test, describe } from 'node:test'
 import assert from 'node:assert/strict'
 import fp from 'fastify-plugin'
-import { enclave } from '../helpers'
-
-/** A pino destination collecting parsed log lines. */
-function logSink (): { stream: { write: (line: string) => void }, lines: any[] } {
-  const lines: any[] = []
-  return { lines, stream: { write (line: string) { lines.push(JSON.parse(line)) } } }
-}
+import { enclave, logSink } from '../helpers'
 
 describe('logger option', () => {
   test('disabled by default: app.log and request.log exist and do nothing', async () => {

@@ -1,11 +1,7 @@
 import { test, describe } from 'node:test'
 import assert from 'node:assert/strict'
 import enclave from '../../src/index'
-
-function logSink (): { stream: { write: (line: string) => void }, lines: any[] } {
-  const lines: any[] = []
-  return { lines, stream: { write (line: string) { lines.push(JSON.parse(line)) } } }
-}
+import { logSink } from '../helpers'
 
 describe('default error handler', () => {
   test('answers { statusCode, error, message } and logs 5xx at error level', async () => {

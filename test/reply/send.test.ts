@@ -5,7 +5,7 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { Readable } from 'node:stream'
-import { enclave } from '../helpers'
+import { enclave, logSink } from '../helpers'
 
 test('each kind of payload gets its content type and its exact length', async () => {
   const app = enclave()
@@ -136,4 +136,37 @@ test('a HEAD request to a route whose stream fails is answered, and the failure 
   const get = await app.inject('/file')
   assert.equal(get.statusCode, 500)
   assert.equal(get.json().code, 'ENOENT')
+})
+
+test('send() refuses an object under a non-JSON content type at once: it throws, and the reply is not started', async () => {
+  const app = enclave()
+  let thrown: any
+  app.get('/', (_request: any, reply: any) => {
+    reply.type('text/plain')
+    try {
+      reply.send({ a: 1 })
+    } catch (err) {
+      thrown = err
+    }
+    return reply.send('sent instead')
+  })
+  const res = await app.inject('/')
+  assert.equal(thrown.code, 'FST_ERR_REP_INVALID_PAYLOAD_TYPE')
+  assert.equal(res.statusCode, 200)
+  assert.equal(res.body, 'sent instead')
+})
+
+test('an async handler that returns a value after send() keeps the first answer and logs Fastify\'s warning', async () => {
+  const sink = logSink()
+  const app = enclave({ logger: { level: 'warn', stream: sink.stream } })
+  app.get('/late', async (_request: any, reply: any) => {
+    reply.send('first')
+    return 'second'
+  })
+  const res = await app.inject('/late')
+  assert.equal(res.body, 'first')
+  await new Promise((resolve) => setImmediate(resolve))
+  const warning = sink.lines.find((line) => line.level === 40)
+  assert.equal(warning.msg, 'Reply was already sent, did you forget to "return reply" in "/late" (GET)?')
+  assert.equal(warning.err.code, 'FST_ERR_REP_ALREADY_SENT')
 })

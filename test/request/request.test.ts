@@ -1,12 +1,7 @@
 import { test, describe } from 'node:test'
 import assert from 'node:assert/strict'
 import enclave from '../../src/index'
-
-/** A pino destination collecting parsed log lines. */
-function logSink (): { stream: { write: (line: string) => void }, lines: any[] } {
-  const lines: any[] = []
-  return { lines, stream: { write (line: string) { lines.push(JSON.parse(line)) } } }
-}
+import { logSink } from '../helpers'
 
 describe('request parts', () => {
   test('params, query, body and headers', async () => {

@@ -229,3 +229,33 @@ test('a default route that throws answers 500 and the server keeps serving', asy
   assert.deepEqual([res.statusCode, res.json()], [500, { statusCode: 500, error: 'Internal Server Error', message: 'Internal Server Error' }])
   assert.equal((await app.inject('/again')).statusCode, 500)
 })
+
+test('setNotFoundHandler({ errorHandler }) handles the errors of the not-found handler', async () => {
+  const app = enclave()
+  app.setNotFoundHandler({
+    errorHandler: (err: Error, _request: any, reply: any) => { reply.code(418).send({ notFoundError: err.message }) }
+  }, () => { throw new Error('from the not-found handler') })
+  const res = await app.inject('/missing')
+  assert.equal(res.statusCode, 418)
+  assert.deepEqual(res.json(), { notFoundError: 'from the not-found handler' })
+})
+
+test('the not-found handler gets the parsed body; a body its parser refuses answers the parser\'s error', async () => {
+  const app = enclave()
+  app.setNotFoundHandler((request: any, reply: any) => { reply.code(404).send({ body: request.body ?? null }) })
+  const parsed = await app.inject({ method: 'POST', url: '/missing', payload: { a: 1 } })
+  assert.equal(parsed.statusCode, 404)
+  assert.deepEqual(parsed.json(), { body: { a: 1 } })
+  const empty = await app.inject({ method: 'POST', url: '/missing', headers: { 'content-type': 'application/json' }, payload: '' })
+  assert.equal(empty.statusCode, 400)
+  assert.equal(empty.json().code, 'FST_ERR_CTP_EMPTY_JSON_BODY')
+  const broken = await app.inject({ method: 'POST', url: '/missing', headers: { 'content-type': 'application/json' }, payload: '{bad' })
+  assert.equal(broken.statusCode, 400)
+})
+
+test('a body type no parser takes is not a 415 on an unknown route: the not-found handler answers', async () => {
+  const app = enclave()
+  const res = await app.inject({ method: 'POST', url: '/missing', headers: { 'content-type': 'application/xml' }, payload: '<a/>' })
+  assert.equal(res.statusCode, 404)
+  assert.deepEqual(res.json(), { message: 'Route POST:/missing not found', error: 'Not Found', statusCode: 404 })
+})
