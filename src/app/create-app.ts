@@ -53,7 +53,7 @@ export function createInstance (userOptions?: unknown): Instance {
   app.router = createRouter(options)
   app.notFoundRouter = createRouter({ ...options, ignoreTrailingSlash: true })
   app.handler = createRequestHandler(app)
-  app.server = createServer(options, app.handler)
+  app.server = createServer(options, app.handler, root)
   installDefaultNotFound(root)
 
   const loader = attachPluginLoader(root, options.pluginTimeout)
@@ -104,38 +104,34 @@ function rootContext (root: Instance, options: NormalizedOptions): PluginContext
 
 /**
  * `ready([cb])`: loads every plugin (avvio), compiles every route, then runs the onReady hooks, once; later calls
- * get the same outcome.
+ * get the same outcome. Called by an encapsulated plugin while the plugins load, it settles as soon as they have
+ * loaded, before the onReady hooks, as in Fastify.
  */
 function ready (app: AppState, avvioReady: (cb: (err: Error | null, context: unknown, done: () => void) => void) => void) {
-  return function ready (this: Instance, cb?: (err: Error | null) => void) {
-    if (app.readyPromise === null) {
-      app.readyPromise = new Promise((resolve, reject) => {
-        avvioReady((loadError, _context, done) => {
-          if (loadError) {
-            reject(translateLoaderError(loadError))
-            done()
-            return
-          }
-          try {
-            compileRoutes(app)
-          } catch (err) {
-            reject(err)
-            done()
-            return
-          }
-          runApplicationHooks(app, 'onReady').then(() => {
-            resolve(app.root)
-            done()
-          }, (err) => {
-            reject(err)
-            done()
-          })
-        })
+  let loaded: Promise<void> | null = null
+  const boot = (): void => {
+    let settleLoaded: (err: Error | null) => void = () => {}
+    loaded = new Promise((resolve, reject) => { settleLoaded = (err) => err === null ? resolve() : reject(err) })
+    loaded.catch(() => {}) // a load error is reported by readyPromise; plugins' callbacks get it too
+    app.readyPromise = new Promise((resolve, reject) => {
+      avvioReady((loadError, _context, done) => {
+        const failure = loadError ? translateLoaderError(loadError) : null
+        settleLoaded(failure)
+        // after the plugins' own ready callbacks, which were attached to `loaded` first
+        loaded!.then(() => {
+          compileRoutes(app)
+          return runApplicationHooks(app, 'onReady')
+        }).then(() => resolve(app.root), reject).finally(done)
       })
-    }
-    if (cb === undefined || cb === null) return app.readyPromise.then(() => this)
+    })
+  }
+  return function ready (this: Instance, cb?: (err: Error | null) => void) {
+    if (app.readyPromise === null) boot()
+    const fromLoadingPlugin = this !== app.root && !app.started && loaded !== null
+    const outcome = fromLoadingPlugin ? loaded!.then(() => this) : app.readyPromise!.then(() => this)
+    if (cb === undefined || cb === null) return outcome
     if (typeof cb !== 'function') throw new codes.FST_ERR_OPTIONS_NOT_OBJ()
-    app.readyPromise.then(() => cb(null), (err) => cb(err))
+    outcome.then(() => cb(null), (err) => cb(err))
     return undefined
   }
 }

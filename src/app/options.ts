@@ -6,7 +6,7 @@ import { codes } from '../core/errors'
 import { warnDeprecated } from '../core/deprecations'
 import type { IncomingMessage } from 'node:http'
 import type { Socket } from 'node:net'
-import type { RawHandler } from '../encapsulation/app-state'
+import type { Instance, RawHandler } from '../encapsulation/app-state'
 import type { RawServerBase } from '../types/raw'
 import type { SchemaOptions } from '../schema/schema-scope'
 import type { RequestState } from '../request/request'
@@ -99,7 +99,7 @@ export interface NormalizedOptions {
   querystringParser: ((str: string) => Record<string, unknown>) | undefined
   rewriteUrl: ((req: IncomingMessage) => unknown) | undefined
   frameworkErrors: ((err: Error, request: RequestState, reply: ReplyState) => void) | undefined
-  clientErrorHandler: ((err: Error, socket: Socket) => void) | undefined
+  clientErrorHandler: ((this: Instance, err: Error, socket: Socket) => void) | undefined
   constraints: Record<string, unknown> | undefined
   allowUnsafeRegex: boolean
   useSemicolonDelimiter: boolean

@@ -8,19 +8,26 @@ import https from 'node:https'
 import http2 from 'node:http2'
 import type { Socket } from 'node:net'
 import { earlyErrorBody } from '../core/error-body'
-import type { AppState, RawHandler } from '../encapsulation/app-state'
+import type { AppState, Instance, RawHandler } from '../encapsulation/app-state'
+import type { Logger } from '../types/logger'
 import type { RawServerBase } from '../types/raw'
 import type { NormalizedOptions } from './options'
 
 /** The socket of a malformed request, with the response Node may already be writing on it. */
 type ClientSocket = Socket & { _httpMessage?: (http.ServerResponse & { shouldKeepAlive?: boolean }) | null }
 
-/** Answers malformed HTTP (before any request object exists) with a JSON 400, 408 or 431, then closes. */
-function onClientError (err: NodeJS.ErrnoException, socket: ClientSocket): void {
-  if (err.code === 'ECONNRESET' || !socket.writable) {
-    socket.destroy()
-    return
-  }
+/** Fastify 4's answers to malformed HTTP, by Node's error code: status, message, and the label of the trace line. */
+const clientErrors: Record<string, [number, string, string]> = {
+  ERR_HTTP_REQUEST_TIMEOUT: [408, 'Client Timeout', 'timeout'],
+  HPE_HEADER_OVERFLOW: [431, 'Exceeded maximum allowed HTTP header size', 'header_overflow']
+}
+
+/**
+ * The default `clientErrorHandler`, called with the application's root instance as `this`: answers malformed HTTP
+ * (before any request object exists) with Fastify 4's JSON 400, 408 or 431, then destroys the socket.
+ */
+function onClientError (this: Instance, err: NodeJS.ErrnoException, socket: ClientSocket): void {
+  if (err.code === 'ECONNRESET' || socket.destroyed) return
   // Bytes after a complete request that is still being answered (pipelined garbage, or a body longer than its
   // Content-Length): a 400 now would interleave with or replace that response. Finish it, then close. (A request
   // cut off mid-way, by a timeout or a malformed body, is answered at once: its response would never come.)
@@ -31,12 +38,20 @@ function onClientError (err: NodeJS.ErrnoException, socket: ClientSocket): void 
     else inFlight.once('finish', () => socket.end())
     return
   }
-  const status = err.code === 'HPE_HEADER_OVERFLOW' ? 431 : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400
-  const body = earlyErrorBody(status, 'Client Error')
-  socket.end(`HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`)
+  const [status, message, label] = clientErrors[err.code ?? ''] ?? [400, 'Client Error', 'error']
+  ;(this.log as Logger).trace({ err }, `client ${label}`)
+  if (!socket.writable) {
+    socket.destroy(err)
+    return
+  }
+  const body = earlyErrorBody(status, message)
+  const head = `HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nContent-Type: application/json\r\n\r\n`
+  // the answer is flushed, then the socket is gone: a client sending malformed HTTP gets nothing more
+  socket.end(head + body, () => socket.destroy())
 }
 
-export function createServer (options: NormalizedOptions, handler: RawHandler): RawServerBase {
+/** The server of an application; its `clientError` handler (the option's or the default) has the root as `this`. */
+export function createServer (options: NormalizedOptions, handler: RawHandler, root: Instance): RawServerBase {
   let server: RawServerBase
   if (options.serverFactory !== undefined) {
     server = options.serverFactory(handler, options)
@@ -58,7 +73,7 @@ export function createServer (options: NormalizedOptions, handler: RawHandler): 
     if (options.connectionTimeout > 0) http1Server.setTimeout(options.connectionTimeout)
     server = http1Server
   }
-  ;(server as http.Server).on('clientError', options.clientErrorHandler ?? onClientError)
+  ;(server as http.Server).on('clientError', (options.clientErrorHandler ?? onClientError).bind(root))
   return server
 }
 

@@ -23,7 +23,13 @@ export async function runApplicationHooks (app: AppState, name: ApplicationHookL
   const timeout = name === 'onReady' ? app.options.pluginTimeout : 0
   for (const { fn, instance } of hooks) {
     const running = runOne(fn, instance)
-    await (timeout > 0 ? withTimeout(running, timeout, name) : running)
+    try {
+      await (timeout > 0 ? withTimeout(running, timeout, name) : running)
+    } catch (err) {
+      // the server listens already: a failing onListen hook is logged (as in Fastify), and the others still run
+      if (name !== 'onListen') throw err
+      app.logger.error({ err }, (err as Error).message)
+    }
   }
 }
 

@@ -68,15 +68,18 @@ type PayloadDone<T> = (err: unknown, reply: ReplyState, payload: T) => void
 
 /**
  * Runs `(request, reply, payload, done(err, newPayload))` hooks; an async hook's resolved value replaces the payload.
- * `T` is what the caller gives; a hook may replace it with anything, which the caller then handles.
+ * `T` is what the caller gives; a hook may replace it with anything, which the caller then handles. With
+ * `stopWhenAnswered` (preParsing), a hook that answers ends the chain silently, as with `runHooks`.
  */
-export function runPayloadHooks<T> (hooks: AnyFn[], request: RequestState, reply: ReplyState, payload: T, done: PayloadDone<T>): void {
+export function runPayloadHooks<T> (hooks: AnyFn[], request: RequestState, reply: ReplyState, payload: T,
+  stopWhenAnswered: boolean, done: PayloadDone<T>): void {
   let index = 0
   let current = payload
   let settled = false
   next(null, payload)
 
   function next (err: unknown, newPayload?: unknown): void {
+    if (stopWhenAnswered && isAnswered(reply)) return
     if (err !== undefined && err !== null) {
       done(failureOf(err), reply, current)
       return

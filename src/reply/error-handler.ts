@@ -75,7 +75,7 @@ export function handleError (reply: ReplyState, value: unknown): void {
       callErrorHandler(reply, route.errorHandler, value)
     } else {
       reply[kReplyInOnError] = true
-      runPayloadHooks(route.onError, reply.request, reply, value, (hookErr) => {
+      runPayloadHooks(route.onError, reply.request, reply, value, false, (hookErr) => {
         reply[kReplyInOnError] = false
         if (hookErr !== null) reply.log.error({ err: hookErr }, 'onError hook failed')
         callErrorHandler(reply, route.errorHandler, value)

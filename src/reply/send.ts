@@ -82,7 +82,7 @@ export function sendPayload (reply: ReplyState, payload: unknown): void {
   if (hooks === null) {
     serializeAndSend(reply, payload)
   } else {
-    runPayloadHooks(hooks, reply.request, reply, payload, preSerializationDone)
+    runPayloadHooks(hooks, reply.request, reply, payload, false, preSerializationDone)
   }
 }
 
@@ -111,7 +111,7 @@ export function onSendHook (reply: ReplyState, payload: unknown): void {
   if (hooks === null) {
     writeResponse(reply, payload)
   } else {
-    runPayloadHooks(hooks, reply.request, reply, payload, onSendDone)
+    runPayloadHooks(hooks, reply.request, reply, payload, false, onSendDone)
   }
 }
 
@@ -282,7 +282,10 @@ function sendStream (reply: ReplyState, payload: Readable): void {
     }
   })
   finished(res, () => {
-    if (!sourceDone) releaseStream(payload)
+    if (sourceDone) return
+    // the client went away before the end (Fastify's words in the log): the stream is released, not read on
+    reply.log.info('stream closed prematurely')
+    releaseStream(payload)
   })
   if (!trailed) {
     payload.pipe(res)
@@ -295,7 +298,10 @@ function sendStream (reply: ReplyState, payload: Readable): void {
 
 function ignoreStreamEnd (): void {}
 
-/** Streams from other libraries may lack `destroy()` (old-style streams): those are left to end on their own. */
+/** Old-style streams may lack `destroy()`: they are closed or aborted instead, else left to end on their own. */
 function releaseStream (stream: Readable): void {
-  if (typeof stream.destroy === 'function') stream.destroy()
+  const { destroy, close, abort } = stream as Partial<Readable> & { close?: () => void, abort?: () => void }
+  if (typeof destroy === 'function') stream.destroy()
+  else if (typeof close === 'function') close.call(stream)
+  else if (typeof abort === 'function') abort.call(stream)
 }

@@ -55,7 +55,7 @@ function afterOnRequest (err: unknown, request: RequestState, reply: ReplyState)
   if (route.preParsing === null) {
     handleBody(request, reply, request.raw)
   } else {
-    runPayloadHooks(route.preParsing, request, reply, request.raw, afterPreParsing)
+    runPayloadHooks(route.preParsing, request, reply, request.raw, true, afterPreParsing)
   }
 }
 

@@ -14,17 +14,19 @@ type WatchedSocket = Socket & { [kSocketReply]?: ReplyState | null }
 
 export function watchResponse (app: AppState, request: RequestState, reply: ReplyState): void {
   let done = false
+  // 'finish' and 'error' only: a response the client aborted never completed, so neither the log line nor the
+  // onResponse hooks report it (as in Fastify; onRequestAbort does)
   const onFinished = (): void => {
     if (done) return
     done = true
     reply.raw.off('finish', onFinished)
-    reply.raw.off('close', onFinished)
+    reply.raw.off('error', onFinished)
     if (app.requestLogging) request.log.info({ res: reply, responseTime: reply.elapsedTime }, 'request completed')
     const hooks = request[kRoute].onResponse
     if (hooks !== null) runHooks(hooks, request, reply, false, logHookError)
   }
   reply.raw.on('finish', onFinished)
-  reply.raw.on('close', onFinished)
+  reply.raw.on('error', onFinished)
 }
 
 export function watchAbort (request: RequestState, reply: ReplyState): void {

@@ -100,7 +100,7 @@ test('payload hooks: a value given to done or resolved replaces the payload; und
       (_req: unknown, _rep: unknown, payload: string, done: (err: null, value?: string) => void) => done(null, payload + '+callback'),
       async (_req: unknown, _rep: unknown, payload: string) => payload + '+async',
       async () => undefined
-    ], request, reply, 'start', (_err, _reply, payload) => resolve(payload))
+    ], request, reply, 'start', false, (_err, _reply, payload) => resolve(payload))
   })
   assert.equal(result, 'start+callback+async')
 })
@@ -113,7 +113,7 @@ test('payload hooks: a failure stops the chain and reports the payload reached s
       async () => 'changed',
       async () => { throw new Error('boom') },
       () => { after++ }
-    ], request, reply, 'start', (err, _reply, payload) => resolve({ err, payload }))
+    ], request, reply, 'start', false, (err, _reply, payload) => resolve({ err, payload }))
   })
   assert.equal((outcome.err as Error).message, 'boom')
   assert.equal(outcome.payload, 'changed')

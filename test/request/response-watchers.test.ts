@@ -1,0 +1,70 @@
+/**
+ * What a request watches on its response: completion (log line, onResponse) only when the response finished, a
+ * stream the client stopped reading released and logged, and preParsing ended by a hook that answers.
+ */
+import { test } from 'node:test'
+import assert from 'node:assert/strict'
+import net from 'node:net'
+import { Readable } from 'node:stream'
+import { enclave, logSink } from '../helpers'
+
+/** Sends a request and destroys the socket after `afterMs`, or once the first bytes arrive. */
+function abortAfter (port: number, path: string, afterMs: number | 'first byte'): Promise<void> {
+  return new Promise((resolve) => {
+    const socket = net.connect(port, '127.0.0.1', () => {
+      socket.write(`GET ${path} HTTP/1.1\r\nHost: x\r\n\r\n`)
+      if (afterMs === 'first byte') socket.once('data', () => { socket.destroy(); resolve() })
+      else setTimeout(() => { socket.destroy(); resolve() }, afterMs)
+    })
+    socket.on('error', () => {})
+  })
+}
+
+test('a request the client aborted gets no onResponse hooks and no "request completed" line', async (t) => {
+  const sink = logSink()
+  const app = enclave({ logger: { level: 'info', stream: sink.stream } })
+  t.after(() => app.close())
+  const finished: string[] = []
+  app.addHook('onResponse', async (request: any) => { finished.push(request.url) })
+  app.get('/slow', (_request: any, reply: any) => { setTimeout(() => reply.send('too late'), 100) })
+  app.get('/fast', async () => 'ok')
+  await app.listen({ port: 0 })
+  await abortAfter(app.server.address().port, '/slow', 20)
+  await new Promise((resolve) => setTimeout(resolve, 200))
+  await app.inject('/fast')
+  assert.deepEqual(finished, ['/fast'])
+  assert.equal(sink.lines.filter((line) => line.msg === 'request completed').length, 1)
+})
+
+test('a stream the client stops reading is released and logged as closed prematurely; old streams are closed', async (t) => {
+  const sink = logSink()
+  const app = enclave({ logger: { level: 'info', stream: sink.stream } })
+  t.after(() => app.close())
+  let closed = false
+  app.get('/old-stream', (_request: any, reply: any) => {
+    const stream: any = new Readable({ read () {} })
+    stream.push('x'.repeat(200000))
+    stream.destroy = undefined // an old-style stream: close() is how it is released
+    stream.close = () => { closed = true }
+    reply.type('text/plain').send(stream)
+  })
+  await app.listen({ port: 0 })
+  await abortAfter(app.server.address().port, '/old-stream', 'first byte')
+  await new Promise((resolve) => setTimeout(resolve, 100))
+  assert.equal(closed, true)
+  assert.ok(sink.lines.some((line) => line.level === 30 && line.msg === 'stream closed prematurely'))
+})
+
+test('a preParsing hook that answers ends the preParsing chain: later preParsing hooks do not run', async () => {
+  const app = enclave()
+  let later = 0
+  app.addHook('preParsing', async (_request: any, reply: any, payload: any) => {
+    reply.send('answered by preParsing')
+    return payload
+  })
+  app.addHook('preParsing', async (_request: any, _reply: any, payload: any) => { later++; return payload })
+  app.post('/', async () => 'handler')
+  const res = await app.inject({ method: 'POST', url: '/', payload: 'x', headers: { 'content-type': 'text/plain' } })
+  assert.equal(res.body, 'answered by preParsing')
+  assert.equal(later, 0)
+})
