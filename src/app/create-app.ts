@@ -18,7 +18,7 @@ import { defaultErrorHandlerLink } from '../reply/error-handler'
 import { createRouter } from '../routing/router'
 import { compileRoutes } from '../routing/compile-route'
 import { installDefaultNotFound } from '../routing/not-found-handlers'
-import { normalizeOptions, type NormalizedOptions } from './options'
+import { normalizeOptions, unknownOptions, type NormalizedOptions } from './options'
 import { createLogger } from './logger'
 import { attachPluginLoader, translateLoaderError } from './plugin-loader'
 import { createServer, closeServer } from './server'
@@ -27,6 +27,8 @@ import { instancePrototype } from './instance-prototype'
 export function createInstance (userOptions?: unknown): Instance {
   const options = normalizeOptions(userOptions)
   const { logger, enabled } = createLogger(options.logger)
+  // ignored, as Fastify ignores them; an old or misspelt option name should not go unnoticed
+  for (const name of unknownOptions(userOptions)) logger.warn(`the option "${name}" is not one Enclave (or Fastify 4) has: it is ignored`)
   const root: Instance = Object.create(instancePrototype)
   const app = {
     root,
@@ -88,7 +90,8 @@ function rootContext (root: Instance, options: NormalizedOptions): PluginContext
   return new PluginContext(null, {
     instance: root,
     prefix: '',
-    pluginName: 'enclave',
+    // Fastify's names for the root, which plugins check (`hasPlugin('fastify')`)
+    pluginName: 'fastify',
     hooks: emptyHooks(),
     schema: SchemaScope.root(options),
     contentTypeParsers: ContentTypeParserRegistry.root(options),
@@ -98,7 +101,7 @@ function rootContext (root: Instance, options: NormalizedOptions): PluginContext
     Reply: RootReply,
     registeredPlugins: [],
     sharedPlugins: [],
-    ownPlugin: null
+    ownPlugin: 'fastify'
   })
 }
 

@@ -3,7 +3,7 @@
  * calling context) or `this[kApp]` (the application). Each concern's methods live in its own module and are
  * gathered here; the loader (avvio) adds `register`, `after`, `ready`, `onClose` and `close` to the root.
  */
-import { kPluginContext, kApp } from '../core/symbols'
+import { kPluginContext, kApp, kRegisteredPlugins } from '../core/symbols'
 import { FASTIFY_API_VERSION, enclaveVersion } from '../core/version'
 import type { Instance } from '../encapsulation/app-state'
 import { decoratorInstanceMethods } from '../encapsulation/decorators'
@@ -42,6 +42,7 @@ const ownMethods: ThisType<Instance> & Record<string, unknown> = {
   get enclaveVersion () { return enclaveVersion },
   get initialConfig () { return this[kApp].initialConfig },
   get errorHandler () { return this[kPluginContext].errorHandler.fn },
+  get [kRegisteredPlugins] () { return this[kPluginContext].registeredPlugins },
   get listeningOrigin () {
     const app = this[kApp]
     return app.listening ? formatAddress(app.server, Boolean(app.options.https)) : undefined

@@ -1,9 +1,10 @@
 /**
- * Factory options: defaults and fail-fast validation. Every Fastify 4 server option name is accepted; an unknown
- * name or a value of the wrong type throws `FST_ERR_INIT_OPTS_INVALID` at construction, naming the option.
+ * Factory options: defaults and validation at construction. Fastify 4's option names and types, checked as Fastify
+ * checks them (`options-schema.ts`); names Enclave does not know are ignored, as in Fastify, and logged.
  */
 import { codes } from '../core/errors'
 import { warnDeprecated } from '../core/deprecations'
+import { checkOptionTypes } from './options-schema'
 import type { IncomingMessage } from 'node:http'
 import type { Socket } from 'node:net'
 import type { Instance, RawHandler } from '../encapsulation/app-state'
@@ -15,59 +16,40 @@ import type { ReplyState } from '../reply/reply'
 
 type Check = (value: unknown) => boolean
 
-const isBool: Check = (v) => typeof v === 'boolean'
 const isFn: Check = (v) => typeof v === 'function'
 const isObj: Check = (v) => typeof v === 'object' && v !== null
-const isNonNegInt: Check = (v) => Number.isInteger(v) && (v as number) >= 0
-const isPosInt: Check = (v) => Number.isInteger(v) && (v as number) > 0
 const isString: Check = (v) => typeof v === 'string'
-const oneOf = (...values: unknown[]): Check => (v) => values.includes(v)
 const either = (...checks: Check[]): Check => (v) => checks.some((c) => c(v))
 
-/** Each known option with the check its value must pass, and the expectation named in the error. */
-const schema: Record<string, [Check, string]> = {
-  logger: [either(isBool, isObj), 'a boolean, pino options or a logger instance'],
-  disableRequestLogging: [isBool, 'a boolean'],
-  bodyLimit: [isPosInt, 'a positive integer (bytes)'],
-  caseSensitive: [isBool, 'a boolean'],
-  ignoreTrailingSlash: [isBool, 'a boolean'],
-  ignoreDuplicateSlashes: [isBool, 'a boolean'],
-  maxParamLength: [isPosInt, 'a positive integer'],
-  trustProxy: [either(isBool, isString, isNonNegInt, Array.isArray, isFn), 'a boolean, string, number, array or function'],
+/**
+ * Options Fastify takes without checking, which would fail later, on a request or at listen: Enclave checks them
+ * at construction (each with what it must be).
+ */
+const failFast: Record<string, [Check, string]> = {
+  logger: [either((v) => typeof v === 'boolean', isObj), 'a boolean, pino options or a logger instance'],
   genReqId: [isFn, 'a function'],
-  requestIdHeader: [either(isString, oneOf(false)), 'a header name or false'],
-  requestIdLogLabel: [isString, 'a string'],
-  onProtoPoisoning: [oneOf('error', 'remove', 'ignore'), "'error', 'remove' or 'ignore'"],
-  onConstructorPoisoning: [oneOf('error', 'remove', 'ignore'), "'error', 'remove' or 'ignore'"],
-  pluginTimeout: [isNonNegInt, 'a non-negative integer (ms)'],
-  return503OnClosing: [isBool, 'a boolean'],
-  exposeHeadRoutes: [isBool, 'a boolean'],
-  https: [either(isObj, oneOf(null)), 'an object of https/tls options'],
-  http2: [isBool, 'a boolean'],
-  http2SessionTimeout: [isNonNegInt, 'a non-negative integer (ms)'],
-  connectionTimeout: [isNonNegInt, 'a non-negative integer (ms)'],
-  keepAliveTimeout: [isNonNegInt, 'a non-negative integer (ms)'],
-  requestTimeout: [isNonNegInt, 'a non-negative integer (ms)'],
-  maxRequestsPerSocket: [isNonNegInt, 'a non-negative integer'],
-  forceCloseConnections: [either(isBool, oneOf('idle')), "a boolean or 'idle'"],
-  closeTimeout: [isNonNegInt, 'a non-negative integer (ms; 0 waits for in-flight requests without limit)'],
+  requestIdHeader: [either(isString, (v) => v === false), 'a header name or false'],
+  https: [either(isObj, (v) => v === null), 'an object of https/tls options'],
   serverFactory: [isFn, 'a function'],
-  querystringParser: [isFn, 'a function'],
   rewriteUrl: [isFn, 'a function'],
   frameworkErrors: [isFn, 'a function'],
   clientErrorHandler: [isFn, 'a function'],
-  constraints: [isObj, 'an object of constraint strategies'],
-  allowUnsafeRegex: [isBool, 'a boolean'],
-  useSemicolonDelimiter: [isBool, 'a boolean'],
-  jsonShorthand: [isBool, 'a boolean'],
   ajv: [isObj, 'an object { customOptions, plugins }'],
   validator: [isObj, 'an object { customOptions, plugins }'],
   serializerOpts: [isObj, 'an object'],
   schemaController: [isObj, 'an object { bucket, compilersFactory }'],
-  schemaErrorFormatter: [isFn, 'a synchronous function'],
   childLoggerFactory: [isFn, 'a function'],
   versioning: [isObj, 'an object']
 }
+
+/** Every option name Enclave reads; others are ignored (as Fastify ignores them) and reported by `unknownOptions`. */
+const knownOptions = new Set([
+  ...Object.keys(failFast), 'bodyLimit', 'querystringParser', 'schemaErrorFormatter', 'trustProxy', 'constraints',
+  'connectionTimeout', 'keepAliveTimeout', 'requestTimeout', 'maxRequestsPerSocket', 'forceCloseConnections',
+  'closeTimeout', 'pluginTimeout', 'http2SessionTimeout', 'maxParamLength', 'http2', 'caseSensitive', 'allowUnsafeRegex',
+  'ignoreTrailingSlash', 'ignoreDuplicateSlashes', 'disableRequestLogging', 'jsonShorthand', 'exposeHeadRoutes',
+  'return503OnClosing', 'useSemicolonDelimiter', 'requestIdLogLabel', 'onProtoPoisoning', 'onConstructorPoisoning'
+])
 
 export interface NormalizedOptions {
   logger: unknown
@@ -142,40 +124,49 @@ export const defaults = {
   useSemicolonDelimiter: false
 }
 
-/** Validates the user's options and fills in the defaults. Throws on the first unknown or ill-typed option. */
+/**
+ * Checks the user's options and fills in the defaults: Fastify's codes for the options it checks (with Ajv's
+ * wording for the typed ones, coerced as Fastify coerces them), a coded error for the ones that would fail later.
+ */
 export function normalizeOptions (options: unknown): NormalizedOptions {
   if (options === undefined || options === null) options = {}
   if (typeof options !== 'object' || Array.isArray(options)) throw new codes.FST_ERR_OPTIONS_NOT_OBJ()
-  const given = options as Record<string, unknown>
+  const given: Record<string, unknown> = {}
+  for (const [name, value] of Object.entries(options as Record<string, unknown>)) if (value !== undefined) given[name] = value
   const formatter = given.schemaErrorFormatter
-  // Fastify's own code for this option, which plugins and users match on
+  // Fastify's own codes for these options, which plugins and users match on
   if (formatter !== undefined && (typeof formatter !== 'function' || formatter.constructor?.name === 'AsyncFunction')) {
     throw new codes.FST_ERR_SCHEMA_ERROR_FORMATTER_NOT_FN(typeof formatter === 'function' ? 'AsyncFunction' : typeof formatter)
   }
-  for (const name of Object.keys(given)) {
-    const value = given[name]
-    if (value === undefined) continue
-    const rule = schema[name]
-    if (rule === undefined) {
-      throw new codes.FST_ERR_INIT_OPTS_INVALID(`unknown option "${name}"`)
-    }
-    if (!rule[0](value)) {
-      throw new codes.FST_ERR_INIT_OPTS_INVALID(`"${name}" must be ${rule[1]}, got ${describe(value)}`)
+  const bodyLimit = given.bodyLimit
+  if (bodyLimit !== undefined && !(Number.isInteger(bodyLimit) && (bodyLimit as number) > 0)) {
+    throw new codes.FST_ERR_ROUTE_BODY_LIMIT_OPTION_NOT_INT(bodyLimit)
+  }
+  if (given.querystringParser !== undefined && typeof given.querystringParser !== 'function') {
+    throw new codes.FST_ERR_QSP_NOT_FN(typeof given.querystringParser)
+  }
+  checkOptionTypes(given)
+  for (const [name, [check, expected]] of Object.entries(failFast)) {
+    if (given[name] !== undefined && !check(given[name])) {
+      throw new codes.FST_ERR_INIT_OPTS_INVALID(`"${name}" must be ${expected}, got ${describe(given[name])}`)
     }
   }
   checkRouterStrategies(given)
-  const out: Record<string, unknown> = { ...defaults }
-  for (const [k, v] of Object.entries(given)) if (v !== undefined) out[k] = v
-  return out as unknown as NormalizedOptions
+  return { ...defaults, ...given } as unknown as NormalizedOptions
+}
+
+/** The option names given that Enclave does not read: ignored, as Fastify ignores them (old or misspelt names). */
+export function unknownOptions (options: unknown): string[] {
+  if (options === null || typeof options !== 'object') return []
+  return Object.keys(options).filter((name) => !knownOptions.has(name))
 }
 
 /** `constraints` and `versioning` go to find-my-way, whose own errors would be assertion failures at construction. */
 function checkRouterStrategies (given: Record<string, unknown>): void {
   const constraints = (given.constraints ?? {}) as Record<string, unknown>
   for (const [key, strategy] of Object.entries(constraints)) {
-    const s = strategy as Record<string, unknown> | null
-    if (s === null || typeof s !== 'object' || typeof s.name !== 'string' || s.name === '' ||
-      typeof s.storage !== 'function' || typeof s.deriveConstraint !== 'function') {
+    const s = strategy as Record<string, unknown>
+    if (typeof s.name !== 'string' || s.name === '' || typeof s.storage !== 'function' || typeof s.deriveConstraint !== 'function') {
       throw new codes.FST_ERR_INIT_OPTS_INVALID(`"constraints.${key}" must be a constraint strategy { name, storage(), deriveConstraint() }, got ${describe(s)}`)
     }
   }

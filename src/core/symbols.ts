@@ -52,3 +52,5 @@ export const kSocketReply = Symbol('enclave.socketReply')
 export const kSkipOverride = Symbol.for('skip-override')
 export const kDisplayName = Symbol.for('fastify.display-name')
 export const kPluginMeta = Symbol.for('plugin-meta')
+/** On every instance: the plugin-meta names registered in its context and its ancestors (Fastify sets it too). */
+export const kRegisteredPlugins = Symbol.for('registered-plugin')

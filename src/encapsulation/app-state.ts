@@ -72,7 +72,7 @@ export interface Instance {
   [kPluginContext]: PluginContext
   [kApp]: AppState
   register (plugin: unknown, opts?: unknown): unknown
-  route (options: Record<string, unknown>): Instance
+  route (options: unknown): Instance
   ready (cb?: (err: Error | null) => void): Promise<Instance> | undefined
   close (cb?: (err?: Error) => void): Promise<unknown> | Instance
   onClose (hook: AnyFn): Instance

@@ -2,15 +2,23 @@
  * The checks `route()` makes before anything is registered, so that a bad option throws at the call (not at
  * request time), and the paths a route answers on once its context prefix is applied.
  */
+import { AssertionError } from 'node:assert'
 import { codes } from '../core/errors'
 import { bodylessMethods, supportedMethodSet } from '../core/http-methods'
 import { lifecycleHooks } from '../hooks/hook-names'
 import type { LooseObject } from '../core/types'
 
-function checkHookOption (name: string, value: unknown, method: string, url: string): void {
-  const list = Array.isArray(value) ? value : [value]
-  for (const fn of list) {
-    if (typeof fn !== 'function') throw new codes.FST_ERR_HOOK_INVALID_HANDLER(name, `${Object.prototype.toString.call(fn)} in route ${method}:${url}`)
+/**
+ * A route's hook options (one function or a list), checked as the route is registered, after the onRoute hooks
+ * (which may put a function where `null` was given), as in Fastify.
+ */
+export function checkHookOptions (opts: LooseObject): void {
+  for (const name of lifecycleHooks) {
+    const value: unknown = opts[name]
+    if (value === undefined) continue
+    for (const fn of Array.isArray(value) ? value : [value]) {
+      if (typeof fn !== 'function') throw new codes.FST_ERR_HOOK_INVALID_HANDLER(name, Object.prototype.toString.call(fn))
+    }
   }
 }
 
@@ -29,9 +37,6 @@ export function validateRouteOptions (opts: LooseObject, methods: string[], url:
   if (opts.logLevel !== undefined && typeof opts.logLevel !== 'string') throw new codes.FST_ERR_ROUTE_OPTION_INVALID('logLevel', label, url, 'must be a string')
   for (const name of ['validatorCompiler', 'serializerCompiler', 'schemaErrorFormatter']) {
     if (opts[name] !== undefined && typeof opts[name] !== 'function') throw new codes.FST_ERR_ROUTE_OPTION_INVALID(name, label, url, 'must be a function')
-  }
-  for (const name of lifecycleHooks) {
-    if (opts[name] !== undefined) checkHookOption(name, opts[name], label, url)
   }
   if (opts.schema?.body !== undefined) {
     for (const method of methods) {
@@ -53,7 +58,9 @@ export function normalizeMethods (method: unknown): string[] {
 
 /** The full paths a route answers on once its context prefix is applied (`prefixTrailingSlash`). */
 export function prefixedPaths (prefix: string, path: string, trailing: unknown, ignoreTrailingSlash: boolean): string[] {
-  if (prefix === '') return [path === '' ? '/' : path]
+  // the router's own words, as Fastify reports them: an empty path is no path (a prefix alone is one)
+  if (prefix === '' && path === '') throw new AssertionError({ message: 'The path could not be empty' })
+  if (prefix === '') return [path]
   if (path === '') return [prefix]
   if (path === '/') {
     // a prefix given with its trailing slash ('/p/') must not produce '/p//'

@@ -12,7 +12,7 @@ import type { AnyFn, LooseObject } from '../core/types'
 import type { AppState, Instance } from '../encapsulation/app-state'
 import type { PluginContext } from '../encapsulation/plugin-context'
 import type { RouteOptions, RouteRecord } from './route-model'
-import { normalizeMethods, prefixedPaths, validateRouteOptions } from './route-checks'
+import { checkHookOptions, normalizeMethods, prefixedPaths, validateRouteOptions } from './route-checks'
 import { derivesConstraints, routeConstraints } from './router'
 import { prettyPrintOptions } from './route-printing'
 
@@ -20,14 +20,14 @@ import { prettyPrintOptions } from './route-printing'
 export function route (this: Instance, options: unknown): Instance {
   assertNotStarted(this, 'Cannot add route!')
   const app = this[kApp]
-  const given = options as LooseObject
-  if (given === null || typeof given !== 'object' || Array.isArray(given)) throw new codes.FST_ERR_ROUTE_OPTIONS_NOT_OBJ('?', '?')
+  // as in Fastify, what is not an object has no method
+  const given: LooseObject = options !== null && typeof options === 'object' && !Array.isArray(options) ? options : {}
   if (given.version !== undefined) {
     warnDeprecated('routeVersionOption')
   }
+  const methods = normalizeMethods(given.method)
   const url = given.url ?? given.path
   if (typeof url !== 'string') throw new codes.FST_ERR_INVALID_URL(typeof url)
-  const methods = normalizeMethods(given.method)
   validateRouteOptions(given, methods, url)
 
   const plugin = this[kPluginContext]
@@ -73,6 +73,7 @@ function register (app: AppState, instance: Instance, plugin: PluginContext, opt
   // onRoute hooks may rewrite anything; what they leave is what gets registered
   const methods = normalizeMethods(options.method)
   validateRouteOptions(options, methods, options.url)
+  checkHookOptions(options)
   for (const method of methods) addToRouter(app, instance, plugin, options, method, false)
   if (methods.includes('GET')) addHeadRoute(app, instance, plugin, headTemplate, options)
 }
@@ -84,6 +85,7 @@ function addHeadRoute (app: AppState, instance: Instance, plugin: PluginContext,
   const headOptions: RouteOptions = { ...template, method: 'HEAD', url: getOptions.url, path: getOptions.url }
   for (const hook of plugin.hooks.onRoute) hook.call(instance, headOptions)
   validateRouteOptions(headOptions, ['HEAD'], headOptions.url)
+  checkHookOptions(headOptions)
   addToRouter(app, instance, plugin, headOptions, 'HEAD', true)
 }
 
@@ -124,9 +126,9 @@ function shortcut (methods: string | readonly string[]) {
     if (typeof options === 'function') {
       handler = options
       options = {}
-    } else if (options === undefined || options === null) {
+    } else if (options === undefined) {
       options = {}
-    } else if (typeof options !== 'object') {
+    } else if (options === null || typeof options !== 'object' || Array.isArray(options)) {
       throw new codes.FST_ERR_ROUTE_OPTIONS_NOT_OBJ(String(methods), url)
     }
     if (handler !== undefined && options.handler !== undefined) throw new codes.FST_ERR_ROUTE_DUPLICATED_HANDLER(String(methods), url)

@@ -7,20 +7,8 @@ import path from 'node:path'
 import http from 'node:http'
 import https from 'node:https'
 import http2 from 'node:http2'
-import { Writable } from 'node:stream'
-import { enclave } from '../helpers'
+import { enclave, logSink } from '../helpers'
 
-/** A writable that collects pino's JSON lines. */
-function logSink (): { stream: Writable, lines: any[] } {
-  const lines: any[] = []
-  const stream = new Writable({
-    write (chunk, _enc, cb) {
-      for (const line of chunk.toString().split('\n')) if (line !== '') lines.push(JSON.parse(line))
-      cb()
-    }
-  })
-  return { stream, lines }
-}
 
 test('logger is disabled by default and app.log is still callable', async () => {
   const app = enclave()
@@ -396,26 +384,58 @@ test('rewriteUrl: routes by the rewritten URL; a non-string keeps the URL (logge
   assert.equal((await app.inject('/old/b')).json().name, 'b')
 })
 
-test('unknown or ill-typed options throw FST_ERR_INIT_OPTS_INVALID naming the option', () => {
-  const cases: Array<[Record<string, unknown>, RegExp]> = [
-    [{ bodyLimt: 10 }, /bodyLimt/],
-    [{ bodyLimit: '1mb' }, /bodyLimit/],
-    [{ bodyLimit: -1 }, /bodyLimit/],
-    [{ caseSensitive: 'yes' }, /caseSensitive/],
-    [{ logger: 'info' }, /logger/],
-    [{ onProtoPoisoning: 'explode' }, /onProtoPoisoning/],
-    [{ pluginTimeout: 1.5 }, /pluginTimeout/],
-    [{ http2: 1 }, /http2/],
-    [{ genReqId: 'x' }, /genReqId/],
-    [{ maxParamLength: 0 }, /maxParamLength/]
+test('options Fastify types are checked as Fastify checks them: its code, Ajv\'s wording, its coercions', () => {
+  const cases: Array<[Record<string, unknown>, string]> = [
+    [{ caseSensitive: 'yes' }, '["must be boolean"]'],
+    [{ pluginTimeout: 1.5 }, '["must be integer"]'],
+    [{ connectionTimeout: 'soon' }, '["must be integer"]'],
+    [{ http2: 'yes' }, '["must be boolean"]'],
+    [{ forceCloseConnections: 'always' }, '["must match pattern \\"idle\\"","must be boolean","must match exactly one schema in oneOf"]'],
+    [{ constraints: { tenant: 5 } }, '["must be object"]']
   ]
-  for (const [options, name] of cases) {
+  for (const [options, messages] of cases) {
+    assert.throws(() => enclave(options), { code: 'FST_ERR_INIT_OPTS_INVALID', message: `Invalid initialization options: '${messages}'` },
+      `expected ${JSON.stringify(options)} to throw`)
+  }
+  const coerced = enclave({ connectionTimeout: '250', ignoreTrailingSlash: 1 })
+  assert.equal(coerced.initialConfig.connectionTimeout, 250)
+  assert.equal(coerced.initialConfig.ignoreTrailingSlash, true)
+})
+
+test('bodyLimit and querystringParser fail with the codes Fastify gives them', () => {
+  for (const bodyLimit of ['1mb', 0, -1, 1.5]) {
+    assert.throws(() => enclave({ bodyLimit }), { code: 'FST_ERR_ROUTE_BODY_LIMIT_OPTION_NOT_INT' })
+  }
+  assert.throws(() => enclave({ querystringParser: 'qs' }), {
+    code: 'FST_ERR_QSP_NOT_FN', message: "querystringParser option should be a function, instead got 'string'"
+  })
+})
+
+test('options that would fail only later (a function that is not one, a poisoning action that is not one) fail at construction, naming the option', () => {
+  const cases: Array<[Record<string, unknown>, RegExp]> = [
+    [{ logger: 'info' }, /logger/],
+    [{ genReqId: 'x' }, /genReqId/],
+    [{ rewriteUrl: 'x' }, /rewriteUrl/],
+    [{ onProtoPoisoning: 'explode' }, /must be equal to one of the allowed values/]
+  ]
+  for (const [options, message] of cases) {
     assert.throws(() => enclave(options), (err: any) => {
       assert.equal(err.code, 'FST_ERR_INIT_OPTS_INVALID')
-      assert.match(err.message, name)
+      assert.match(err.message, message)
       return true
     }, `expected ${JSON.stringify(options)} to throw`)
   }
+})
+
+test('unknown options are ignored, as Fastify ignores them, and logged as a warning', async () => {
+  const sink = logSink()
+  const app = enclave({ bodyLimt: 10, modifyCoreObjects: true, logger: { level: 'warn', stream: sink.stream } })
+  app.get('/', async () => 'started anyway')
+  assert.equal((await app.inject('/')).body, 'started anyway')
+  assert.deepEqual(sink.lines.map((line) => line.msg), [
+    'the option "bodyLimt" is not one Enclave (or Fastify 4) has: it is ignored',
+    'the option "modifyCoreObjects" is not one Enclave (or Fastify 4) has: it is ignored'
+  ])
 })
 
 test('initialConfig reflects the options and is frozen', () => {

@@ -1,5 +1,6 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
+import fp from 'fastify-plugin'
 import { enclave } from '../helpers'
 
 test('async and callback plugins both load, in registration order', async () => {
@@ -245,4 +246,29 @@ test('listen() waits for plugins and serves over a real socket', async () => {
   assert.equal(res.status, 200)
   assert.deepEqual(await res.json(), { up: true })
   await app.close()
+})
+
+test('the root is named "fastify", as plugins expect: pluginName and hasPlugin', async () => {
+  const app = enclave()
+  const seen: Record<string, unknown> = {}
+  app.register(async function child (instance: any) { seen.inChild = instance.hasPlugin('fastify') })
+  app.register(fp(async function shared (instance: any) { seen.inShared = instance.hasPlugin('fastify') }, { name: 'shared' }))
+  await app.ready()
+  assert.equal(app.hasPlugin('fastify'), true)
+  assert.equal(app.pluginName, 'fastify -> shared')
+  assert.deepEqual(seen, { inChild: false, inShared: true })
+})
+
+test('Symbol.for(\'registered-plugin\') lists the plugin-meta names registered in the context and its ancestors', async () => {
+  const app = enclave()
+  const kRegistered = Symbol.for('registered-plugin')
+  let inChild: string[] = []
+  app.register(fp(async () => {}, { name: 'first' }))
+  app.register(async (child: any) => {
+    child.register(fp(async () => {}, { name: 'inner' }))
+    child.after(() => { inChild = [...child[kRegistered]] })
+  })
+  await app.ready()
+  assert.deepEqual([...app[kRegistered]], ['first'])
+  assert.deepEqual(inChild, ['first', 'inner'])
 })

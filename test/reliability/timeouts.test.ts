@@ -28,10 +28,11 @@ describe('timeout options', () => {
     await app.close()
   })
 
-  test('invalid values fail at construction', () => {
+  test('invalid values fail at construction; numeric strings are taken as Fastify takes them', () => {
     for (const name of ['connectionTimeout', 'keepAliveTimeout', 'requestTimeout']) {
-      assert.throws(() => enclave({ [name]: -1 } as any), { code: 'FST_ERR_INIT_OPTS_INVALID' })
-      assert.throws(() => enclave({ [name]: '10' } as any), { code: 'FST_ERR_INIT_OPTS_INVALID' })
+      assert.throws(() => enclave({ [name]: -1 } as any), { code: 'FST_ERR_INIT_OPTS_INVALID', message: `Invalid initialization options: '["must be >= 0"]'` })
+      assert.throws(() => enclave({ [name]: 'ten' } as any), { code: 'FST_ERR_INIT_OPTS_INVALID' })
+      assert.equal((enclave({ [name]: '10' } as any).initialConfig as Record<string, unknown>)[name], 10)
     }
   })
 })

@@ -732,3 +732,34 @@ describe('asynchronous constraint strategies and the frameworkErrors option', ()
     assert.deepEqual([res.statusCode, res.json().message], [500, 'handler bug'])
   })
 })
+
+test('route arguments are checked as Fastify checks them: method first, then options and path', () => {
+  const app = enclave()
+  for (const given of [undefined, null, [], 'GET /']) {
+    assert.throws(() => app.route(given), { code: 'FST_ERR_ROUTE_METHOD_INVALID' }, `route(${JSON.stringify(given)})`)
+  }
+  for (const options of [null, [], 'x']) {
+    assert.throws(() => app.get('/x', options, async () => 'x'), { code: 'FST_ERR_ROUTE_OPTIONS_NOT_OBJ' }, `get('/x', ${JSON.stringify(options)})`)
+  }
+  assert.throws(() => app.get('', async () => 'x'), { code: 'ERR_ASSERTION', message: 'The path could not be empty' })
+})
+
+test('an empty path under a prefix is the prefix itself', async () => {
+  const app = enclave()
+  app.register(async (child: any) => { child.get('', async () => 'the prefix') }, { prefix: '/api' })
+  assert.equal((await app.inject('/api')).body, 'the prefix')
+})
+
+test('a hook option given as null may be replaced by an onRoute hook; left null, it is refused with Fastify\'s message', async () => {
+  const app = enclave()
+  const seen: string[] = []
+  app.addHook('onRoute', (options: any) => {
+    if (options.url === '/filled') options.preHandler = async (request: any) => { seen.push(request.url) }
+  })
+  app.get('/filled', { preHandler: null }, async () => 'ok')
+  assert.throws(() => app.get('/left', { preHandler: null }, async () => 'x'), {
+    code: 'FST_ERR_HOOK_INVALID_HANDLER', message: 'preHandler hook should be a function, instead got [object Null]'
+  })
+  assert.equal((await app.inject('/filled')).body, 'ok')
+  assert.deepEqual(seen, ['/filled'])
+})

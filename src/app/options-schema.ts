@@ -1,0 +1,53 @@
+/**
+ * The factory options checked as Fastify 4 checks them: a JSON Schema of the documented option types, validated by
+ * Ajv with type coercion (`connectionTimeout: '100'` is 100), failing with `FST_ERR_INIT_OPTS_INVALID` and Ajv's
+ * messages (`Invalid initialization options: '["must be boolean"]'`). Written from Fastify's documentation of its
+ * server options. Options it does not describe are not checked here; unknown names are ignored.
+ */
+import Ajv from 'ajv'
+import { codes } from '../core/errors'
+
+const integer = { type: 'integer' }
+// a negative time would make Node's server throw a RangeError at construction
+const duration = { type: 'integer', minimum: 0 }
+const boolean = { type: 'boolean' }
+const string = { type: 'string' }
+
+const optionsSchema = {
+  type: 'object',
+  properties: {
+    connectionTimeout: duration,
+    keepAliveTimeout: duration,
+    requestTimeout: duration,
+    maxRequestsPerSocket: { type: 'integer', nullable: true },
+    forceCloseConnections: { oneOf: [{ type: 'string', pattern: 'idle' }, boolean] },
+    closeTimeout: duration,
+    pluginTimeout: duration,
+    http2SessionTimeout: duration,
+    maxParamLength: integer,
+    http2: boolean,
+    caseSensitive: boolean,
+    allowUnsafeRegex: boolean,
+    ignoreTrailingSlash: boolean,
+    ignoreDuplicateSlashes: boolean,
+    disableRequestLogging: boolean,
+    jsonShorthand: boolean,
+    exposeHeadRoutes: boolean,
+    useSemicolonDelimiter: boolean,
+    requestIdLogLabel: string,
+    // secure-json-parse would treat any other word as 'ignore': a typo must not switch the protection off
+    onProtoPoisoning: { type: 'string', enum: ['error', 'remove', 'ignore'] },
+    onConstructorPoisoning: { type: 'string', enum: ['error', 'remove', 'ignore'] },
+    constraints: { type: 'object', additionalProperties: { type: 'object' } }
+  }
+}
+
+const ajv = new Ajv({ coerceTypes: true, useDefaults: false, allErrors: false, strict: false })
+const validateOptions = ajv.compile(optionsSchema)
+
+/** Checks and coerces the documented option types in place (`options` is the factory's own copy). */
+export function checkOptionTypes (options: Record<string, unknown>): void {
+  if (validateOptions(options)) return
+  const messages = (validateOptions.errors ?? []).map((error) => error.message)
+  throw new codes.FST_ERR_INIT_OPTS_INVALID(JSON.stringify(messages))
+}
