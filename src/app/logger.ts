@@ -39,6 +39,18 @@ export const serializers = {
   err: pino.stdSerializers.err
 }
 
+/**
+ * A pino instance given as the logger is used through a child that has Fastify's `req`, `res` and `err`
+ * serializers (its own serializers win), as Fastify does: without them, request log lines would hold the whole
+ * request, Authorization and Cookie headers included. Other loggers are used as they are.
+ */
+function withRequestSerializers (logger: Logger): Logger {
+  const own = (logger as unknown as Record<symbol, Record<string, unknown> | undefined>)[pino.symbols.serializersSym]
+  if (own === undefined) return logger
+  const missing = Object.fromEntries(Object.entries(serializers).filter(([key]) => !(key in own)))
+  return logger.child({}, { serializers: missing })
+}
+
 export function createLogger (option: unknown): { logger: Logger, enabled: boolean } {
   if (option === false || option === undefined || option === null) {
     return { logger: createSilentLogger(), enabled: false }
@@ -50,7 +62,7 @@ export function createLogger (option: unknown): { logger: Logger, enabled: boole
   if (requiredMethods.some((m) => typeof candidate[m] === 'function')) {
     const missing = requiredMethods.filter((m) => typeof candidate[m] !== 'function')
     if (missing.length > 0) throw new codes.FST_ERR_LOG_INVALID_LOGGER(missing.join(','))
-    return { logger: candidate as unknown as Logger, enabled: true }
+    return { logger: withRequestSerializers(candidate as unknown as Logger), enabled: true }
   }
   const { stream, file, ...pinoOptions } = candidate as EnclaveLoggerOptions
   if (stream !== undefined && file !== undefined) throw new codes.FST_ERR_LOG_INVALID_DESTINATION()

@@ -3,6 +3,7 @@
  * handler. Each step reads only the route's `CompiledRoute`; nothing is looked up by name. What happens once the
  * handler answers is the reply's (`reply/send.ts`).
  */
+import { AsyncResource } from 'node:async_hooks'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { failureOf } from '../core/to-error'
 import { kRoute, kReplySendError } from '../core/symbols'
@@ -90,7 +91,9 @@ function handleBody (request: RequestState, reply: ReplyState, payload: BodyStre
     afterBody(request, reply)
     return
   }
-  route.contentTypeParsers.parse(route.instance, request, payload, contentType, route.bodyLimit, route.isNotFound, (err, body) => {
+  // the body arrives in the socket's async context: what ran before (an AsyncLocalStorage store set in onRequest)
+  // carries on after it, as in Fastify
+  const parsed = AsyncResource.bind((err: unknown, body?: unknown): void => {
     if (err !== null) {
       reply[kReplySendError](err)
       return
@@ -98,6 +101,7 @@ function handleBody (request: RequestState, reply: ReplyState, payload: BodyStre
     request.body = body
     afterBody(request, reply)
   })
+  route.contentTypeParsers.parse(route.instance, request, payload, contentType, route.bodyLimit, route.isNotFound, parsed)
 }
 
 function afterBody (request: RequestState, reply: ReplyState): void {

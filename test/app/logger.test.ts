@@ -390,3 +390,17 @@ describe('plugin logLevel register option', () => {
     })
   })
 })
+
+test('a pino instance given as the logger logs requests with Fastify\'s serializers: no headers, no cookies', async () => {
+  const pino = (await import('pino')).default
+  const lines: any[] = []
+  const logger = pino({ level: 'info' }, { write: (line: string) => lines.push(JSON.parse(line)) })
+  const app = enclave({ logger })
+  app.get('/', async () => 'ok')
+  await app.inject({ url: '/', headers: { authorization: 'Bearer secret', cookie: 'session=abc' } })
+  const incoming = lines.find((line) => line.msg === 'incoming request')
+  assert.deepEqual(incoming.req, { method: 'GET', url: '/', hostname: 'localhost:80', remoteAddress: '127.0.0.1' })
+  assert.deepEqual(lines.find((line) => line.msg === 'request completed').res, { statusCode: 200 })
+  assert.equal(JSON.stringify(lines).includes('secret'), false)
+  assert.equal(Object.getPrototypeOf(app.log), logger, 'app.log is a child of the given logger')
+})

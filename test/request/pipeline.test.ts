@@ -122,3 +122,25 @@ test('the handler runs with this = the instance of the route\'s context', async 
   })
   assert.deepEqual((await app.inject('/')).json(), { where: 'child' })
 })
+
+test('an AsyncLocalStorage store entered in onRequest is still there after the body was read from the socket', async (t) => {
+  const { AsyncLocalStorage } = await import('node:async_hooks')
+  const http = await import('node:http')
+  const storage = new AsyncLocalStorage<{ id: string }>()
+  const app = enclave()
+  t.after(() => app.close())
+  app.addHook('onRequest', (request: any, _reply: any, done: () => void) => { storage.run({ id: request.id }, done) })
+  app.post('/', async (request: any) => ({ store: storage.getStore() ?? null, body: request.body }))
+  await app.listen({ port: 0 })
+  const answer = await new Promise<string>((resolve, reject) => {
+    const req = http.request({ port: app.server.address().port, path: '/', method: 'POST', headers: { 'content-type': 'application/json' } }, (res) => {
+      let data = ''
+      res.on('data', (chunk) => { data += chunk })
+      res.on('end', () => resolve(data))
+    })
+    req.on('error', reject)
+    // the body comes later, in its own socket event
+    setTimeout(() => req.end('{"a":1}'), 20)
+  })
+  assert.deepEqual(JSON.parse(answer), { store: { id: 'req-1' }, body: { a: 1 } })
+})
