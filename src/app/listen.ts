@@ -10,11 +10,11 @@ import type { Instance } from '../encapsulation/app-state'
 import { runApplicationHooks } from '../hooks/application-hooks'
 import type { RawServerBase } from '../types/raw'
 
-type ListenCallback = (err: Error | null, address?: string) => void
+type ListenCallback = (err: Error | null, address?: string | null) => void
 
 interface ListenOptions {
   port?: number | string
-  host?: string
+  host?: string | null
   backlog?: number
   path?: string
   exclusive?: boolean
@@ -24,20 +24,33 @@ interface ListenOptions {
   listenTextResolver?: (address: string) => string
 }
 
-/** Accepts Fastify 4's `listen(options, cb)` and the older `listen(port, host, backlog, cb)` forms (deprecated). */
+/**
+ * Accepts Fastify 4's `listen(options, [backlog], cb)` and the deprecated variadic forms `listen(port, host,
+ * backlog, cb)` and `listen(path, backlog, cb)` (a string that is not a number is a socket or pipe path). Ports and
+ * hosts are Node's to check: a bad one rejects with Node's error (`ERR_SOCKET_BAD_PORT`), as in Fastify.
+ */
 function normalizeListenArgs (args: unknown[]): { options: ListenOptions, cb: ListenCallback | undefined } {
   const cb = typeof args[args.length - 1] === 'function' ? args.pop() as ListenCallback : undefined
+  const [first, second, third] = args
   let options: ListenOptions
-  if (args.length === 0 || args[0] === undefined) {
+  if (first === undefined) {
     options = {}
-  } else if (typeof args[0] === 'object' && args[0] !== null) {
-    options = { ...args[0] as ListenOptions }
+  } else if (typeof first === 'object' && first !== null) {
+    options = { ...first as ListenOptions }
+    if (typeof second === 'number') options.backlog ??= second
+  } else if (typeof first === 'string' && first !== '' && Number.isNaN(Number(first))) {
+    warnDeprecated('variadicListen')
+    options = { path: first, backlog: second as number | undefined }
   } else {
     warnDeprecated('variadicListen')
-    options = { port: args[0] as number | string, host: args[1] as string | undefined, backlog: args[2] as number | undefined }
+    options = { port: first as number | string, host: second as string | undefined, backlog: third as number | undefined }
   }
   if (options.listenTextResolver !== undefined && typeof options.listenTextResolver !== 'function') {
     throw new codes.FST_ERR_LISTEN_OPTIONS_INVALID('listenTextResolver must be a function')
+  }
+  const signal = options.signal as { aborted?: unknown, addEventListener?: unknown } | undefined
+  if (signal !== undefined && (signal === null || typeof signal.addEventListener !== 'function')) {
+    throw new codes.FST_ERR_LISTEN_OPTIONS_INVALID('Invalid options.signal')
   }
   // a Unix socket or Windows pipe: Node would listen on the port instead if one were passed along
   if (options.path !== undefined) {
@@ -45,14 +58,11 @@ function normalizeListenArgs (args: unknown[]): { options: ListenOptions, cb: Li
     delete options.host
     return { options, cb }
   }
-  const port = options.port === undefined ? 0 : Number(options.port)
-  if (!Number.isInteger(port) || port < 0 || port > 65535) {
-    throw new codes.FST_ERR_LISTEN_OPTIONS_INVALID(`port must be an integer between 0 and 65535, got ${String(options.port)}`)
-  }
-  if (options.host !== undefined && typeof options.host !== 'string') throw new codes.FST_ERR_LISTEN_OPTIONS_INVALID('host must be a string')
-  options.port = port
+  // a numeric string is a port; anything else goes to Node as given, to be refused there
+  if (options.port === undefined || options.port === null) options.port = 0
+  else if (typeof options.port === 'string' && options.port.trim() !== '' && !Number.isNaN(Number(options.port))) options.port = Number(options.port)
   // 'localhost' is bound as 127.0.0.1, so the address a client uses does not depend on resolver order
-  if (options.host === undefined || options.host === 'localhost') options.host = '127.0.0.1'
+  if (options.host === undefined || options.host === null || options.host === 'localhost') options.host = '127.0.0.1'
   return { options, cb }
 }
 
@@ -69,6 +79,11 @@ export const listenInstanceMethods = {
   listen (this: Instance, ...args: unknown[]): Promise<string> | undefined {
     const app = this[kApp]
     const { options, cb } = normalizeListenArgs(args)
+    // as in Fastify, aborting the signal closes the application (its onClose hooks run)
+    if (options.signal !== undefined) {
+      if (options.signal.aborted) this.close()
+      else options.signal.addEventListener('abort', () => { this.close() }, { once: true })
+    }
     const promise = (async () => {
       if (app.closing) throw new codes.FST_ERR_REOPENED_CLOSE_SERVER()
       if (app.listening) throw new codes.FST_ERR_REOPENED_SERVER()
@@ -88,7 +103,7 @@ export const listenInstanceMethods = {
       return address
     })()
     if (cb === undefined) return promise
-    promise.then((address) => cb(null, address), (err) => cb(err))
+    promise.then((address) => cb(null, address), (err) => cb(err, null))
     return undefined
   },
 

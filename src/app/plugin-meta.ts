@@ -44,12 +44,28 @@ export function skipsOverride (fn: PluginFunction): boolean {
   return fn[kSkipOverride] === true
 }
 
+/** The Fastify version plugins are checked against: the instance's `version` (which may be redefined), else ours. */
+function apiVersionOf (instance: Instance): string {
+  return typeof instance.version === 'string' ? instance.version : FASTIFY_API_VERSION
+}
+
+/**
+ * Whether a plugin's declared `fastify` range admits `version`. A release candidate also admits plugins written for
+ * an earlier release (Fastify's rule, so plugins can be tried with an RC before they declare it).
+ */
+function supportsVersion (range: string, version: string): boolean {
+  const releaseCandidate = /-rc/.test(version)
+  const declared = semver.coerce(range)
+  if (releaseCandidate && declared !== null && semver.gt(version, declared)) return true
+  return semver.satisfies(version, range, { includePrerelease: releaseCandidate })
+}
+
 /** Checks a plugin's declared metadata: Fastify version range, required decorators, required plugins. */
 export function checkPluginMeta (instance: Instance, fn: PluginFunction, name: string): void {
   const meta = fn[kPluginMeta]
   if (meta === undefined) return
-  if (typeof meta.fastify === 'string' && !semver.satisfies(FASTIFY_API_VERSION, meta.fastify, { includePrerelease: true })) {
-    throw new codes.FST_ERR_PLUGIN_VERSION_MISMATCH(name, meta.fastify, FASTIFY_API_VERSION)
+  if (typeof meta.fastify === 'string' && !supportsVersion(meta.fastify, apiVersionOf(instance))) {
+    throw new codes.FST_ERR_PLUGIN_VERSION_MISMATCH(name, meta.fastify, apiVersionOf(instance))
   }
   const context = instance[kPluginContext]
   const decorators = meta.decorators ?? {}

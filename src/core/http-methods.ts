@@ -3,7 +3,7 @@ import type { HTTPMethod } from 'find-my-way'
 /** The HTTP methods a route may use (Fastify 4's list), and the ones whose requests never carry a body. */
 export const supportedMethods: readonly string[] = [
   'DELETE', 'GET', 'HEAD', 'PATCH', 'POST', 'PUT', 'OPTIONS', 'PROPFIND', 'PROPPATCH', 'MKCOL', 'COPY', 'MOVE',
-  'LOCK', 'UNLOCK', 'TRACE', 'SEARCH'
+  'LOCK', 'UNLOCK', 'TRACE', 'SEARCH', 'REPORT', 'MKCALENDAR'
 ]
 
 export const supportedMethodSet: ReadonlySet<string> = new Set(supportedMethods)

@@ -92,8 +92,9 @@ Object.assign(proto, trailerReplyMethods, replySchemaMethods)
 
 proto.code = function code (this: ReplyState, statusCode: number) {
   const code = Number(statusCode)
-  if (!Number.isInteger(code) || code < 100 || code > 599) throw new codes.FST_ERR_BAD_STATUS_CODE(String(statusCode))
-  this.raw.statusCode = code
+  if (!(code >= 100 && code <= 599)) throw new codes.FST_ERR_BAD_STATUS_CODE(String(statusCode))
+  // 404.5 is 404, as Node (and so Fastify) writes it
+  this.raw.statusCode = Math.trunc(code)
   this[kReplyHasStatusCode] = true
   return this
 }

@@ -144,6 +144,8 @@ function writeResponse (reply: ReplyState, payload: unknown): void {
       delete headers['content-length']
       delete headers['transfer-encoding']
       if (statusCode === 204) delete headers['content-type']
+      // a stream sent with such a status is read to its end and dropped, so that its producer finishes (as Fastify)
+      if (typeof (payload as Partial<Readable>).resume === 'function') drain(payload as Readable)
     }
     if (writeHead(reply, statusCode, headers)) res.end()
     return
@@ -297,6 +299,11 @@ function sendStream (reply: ReplyState, payload: Readable): void {
 }
 
 function ignoreStreamEnd (): void {}
+
+function drain (stream: Readable): void {
+  finished(stream, ignoreStreamEnd)
+  stream.resume()
+}
 
 /** Old-style streams may lack `destroy()`: they are closed or aborted instead, else left to end on their own. */
 function releaseStream (stream: Readable): void {

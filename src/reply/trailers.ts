@@ -64,7 +64,8 @@ export function announceTrailers (reply: ReplyState, headers: OutgoingHttpHeader
   const trailers = reply[kReplyTrailers]
   if (trailers === null) return false
   if (trailers.size === 0 || reply.request.raw.method === 'HEAD') return false
-  headers.trailer = [...trailers.keys()].join(', ')
+  // space-separated, as Fastify writes it
+  headers.trailer = [...trailers.keys()].join(' ')
   delete headers['content-length']
   // HTTP/2 has no chunked encoding (its frames carry trailers) and rejects the header
   if (reply.request.raw.httpVersionMajor !== 2) headers['transfer-encoding'] = 'chunked'

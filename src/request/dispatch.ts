@@ -18,13 +18,28 @@ import type { ReplyState } from '../reply/reply'
 type RawRequest = IncomingMessage & { originalUrl?: string }
 
 const closingBody = earlyErrorBody(503, statusText(503))
+const unsupportedVersionBody = earlyErrorBody(505, statusText(505))
+
+/** The HTTP major versions the server answers: 1 on an HTTP/1 server; 2 on an HTTP/2 one, and 1 with `allowHTTP1`. */
+function acceptedVersions (app: AppState): { http1: boolean, http2: boolean } {
+  if (!app.options.http2) return { http1: true, http2: false }
+  const https = app.options.https as { allowHTTP1?: unknown } | null | undefined
+  return { http1: https?.allowHTTP1 === true, http2: true }
+}
 
 /** Builds the `(req, res)` listener of the HTTP server for one application. */
 export function createRequestHandler (app: AppState): RawHandler {
   const router = app.router
   const rewriteUrl = app.options.rewriteUrl
+  const versions = acceptedVersions(app)
 
   return function handleRequest (req: RawRequest, res: ServerResponse): void {
+    const major = req.httpVersionMajor
+    if (major === 1 ? !versions.http1 || req.httpVersionMinor > 1 : major !== 2 || !versions.http2) {
+      // HTTP/0.9 request lines, HTTP/2.0 sent to an HTTP/1 server: answered as Fastify does, then the socket closes
+      unsupportedVersion(app, res)
+      return
+    }
     if (app.closing) {
       if (app.options.return503OnClosing) {
         res.writeHead(503, { 'content-type': 'application/json', 'content-length': String(closingBody.length), connection: 'close' })
@@ -54,6 +69,12 @@ export function createRequestHandler (app: AppState): RawHandler {
       dispatch(app, req, res, router.find(asRouterMethod(req.method as string), req.url as string, constraints))
     })
   }
+}
+
+function unsupportedVersion (app: AppState, res: ServerResponse): void {
+  res.writeHead(505, { 'content-type': 'application/json', 'content-length': unsupportedVersionBody.length, connection: 'close' })
+  res.end(unsupportedVersionBody)
+  app.logger.info({ res }, 'request aborted - invalid HTTP version')
 }
 
 /**

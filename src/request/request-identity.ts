@@ -34,8 +34,10 @@ export function counterReqIdGenerator (): GenReqId {
 /** A non-empty `requestIdHeader` value wins over any generator, the option's and `setGenReqId`'s alike. */
 export function withRequestIdHeader (header: string | false, generate: GenReqId): GenReqId {
   if (header === false) return generate
+  // Node lower-cases incoming header names: 'X-Request-Id' must match 'x-request-id'
+  const name = header.toLowerCase()
   return (req) => {
-    const given = req.headers[header]
+    const given = req.headers[name]
     return typeof given === 'string' && given !== '' ? given : generate(req)
   }
 }

@@ -95,11 +95,8 @@ function addToRouter (app: AppState, instance: Instance, plugin: PluginContext, 
   const url = options.url
   const record: RouteRecord = { options, method, url, plugin, instance, compiled: null, isNotFound: false, autoHead }
   const constraints = routeConstraints(options)
-  try {
-    app.router.constrainer.validateConstraints(constraints)
-  } catch (err) {
-    throw new codes.FST_ERR_ROUTE_OPTION_INVALID('constraints', method, url, (err as Error).message)
-  }
+  // the router's (or a strategy's) own error for a bad value, as Fastify lets it through
+  app.router.constrainer.validateConstraints(constraints)
   if (method === 'HEAD' && !autoHead) {
     // an explicit HEAD replaces the automatic one of the GET with the same url and constraints
     const existing = app.router.findRoute('HEAD', url, constraints)

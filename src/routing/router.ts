@@ -4,6 +4,7 @@
  */
 import type { IncomingMessage } from 'node:http'
 import FindMyWay from 'find-my-way'
+import { codes } from '../core/errors'
 import type { NormalizedOptions } from '../app/options'
 import type { Router } from '../encapsulation/app-state'
 import { buildPrettyMeta } from './route-printing'
@@ -40,7 +41,7 @@ function constraintStrategies (options: NormalizedOptions): Record<string, unkno
     // two parameters: find-my-way treats a three-parameter deriveConstraint as asynchronous
     deriveConstraint: (req: IncomingMessage, ctx: unknown) => versioning.deriveVersion(req, ctx),
     validate (value: unknown) {
-      if (typeof value !== 'string') throw new TypeError('Version constraint should be a string')
+      if (typeof value !== 'string') throw new codes.FST_ERR_VERSION_CONSTRAINT_NOT_STR()
     }
   }
   return { ...options.constraints, version }

@@ -58,3 +58,17 @@ test('the clientErrorHandler option is called with the instance as this', async 
   assert.ok(answer.endsWith('custom'))
   assert.equal(self, app)
 })
+
+test('a request line with an HTTP version the server does not speak gets 505 (HTTP/0.9, HTTP/2.0 on HTTP/1)', async (t) => {
+  const app = enclave()
+  t.after(() => app.close())
+  app.get('/', async () => 'never')
+  await app.listen({ port: 0 })
+  const port = app.server.address().port
+  const body = '{"error":"HTTP Version Not Supported","message":"HTTP Version Not Supported","statusCode":505}'
+  for (const request of ['GET / HTTP/2.0\r\nHost: x\r\n\r\n', 'GET /\r\n\r\n']) {
+    const answer = await rawExchange(port, request)
+    assert.ok(answer.startsWith('HTTP/1.1 505 HTTP Version Not Supported\r\n'), JSON.stringify(request))
+    assert.ok(answer.endsWith(body))
+  }
+})

@@ -272,3 +272,17 @@ test('Symbol.for(\'registered-plugin\') lists the plugin-meta names registered i
   assert.deepEqual([...app[kRegistered]], ['first'])
   assert.deepEqual(inChild, ['first', 'inner'])
 })
+
+test('plugin ranges are checked against instance.version; a release candidate also loads plugins for earlier releases', async () => {
+  const plugin = (range: string): any => Object.assign((_instance: any, _opts: any, done: () => void) => done(), { [Symbol.for('plugin-meta')]: { name: 'p', fastify: range } })
+  const outcome = async (version: string | undefined, range: string): Promise<string> => {
+    const app = enclave()
+    if (version !== undefined) Object.defineProperty(app, 'version', { value: version })
+    app.register(plugin(range))
+    return app.ready().then(() => 'loaded', (err: any) => err.code)
+  }
+  assert.equal(await outcome('99.0.0-rc.1', '99.x'), 'loaded')
+  assert.equal(await outcome('99.0.0-rc.1', '^98.1.0'), 'loaded')
+  assert.equal(await outcome(undefined, '4.x'), 'loaded')
+  assert.equal(await outcome(undefined, '5.x'), 'FST_ERR_PLUGIN_VERSION_MISMATCH')
+})

@@ -135,10 +135,38 @@ describe('listen', () => {
     assert.equal(listeningDuringHook, true)
   })
 
-  test('invalid port rejects synchronously with FST_ERR_LISTEN_OPTIONS_INVALID', () => {
+  test('an invalid port is Node\'s to refuse (ERR_SOCKET_BAD_PORT), as in Fastify; a bad listenTextResolver throws at once', async (t) => {
+    for (const port of [70000, 'hello-world', '1234hello']) {
+      const app: any = enclave()
+      t.after(() => app.close())
+      await assert.rejects(app.listen({ port }), { code: 'ERR_SOCKET_BAD_PORT' }, String(port))
+    }
     const app: any = enclave()
-    assert.throws(() => app.listen({ port: 70000 }), { code: 'FST_ERR_LISTEN_OPTIONS_INVALID' })
     assert.throws(() => app.listen({ port: 0, listenTextResolver: 'text' }), { code: 'FST_ERR_LISTEN_OPTIONS_INVALID' })
+  })
+
+  test('listen: a null host is the default one, a numeric string is a port, a failure calls back with a null address', async (t) => {
+    const app: any = enclave()
+    t.after(() => app.close())
+    assert.match(await app.listen({ port: '0', host: null }), /^http:\/\/127\.0\.0\.1:\d+$/)
+    const second: any = enclave()
+    t.after(() => second.close())
+    const outcome = await new Promise<unknown[]>((resolve) => {
+      second.listen({ port: app.server.address().port }, (err: any, address: unknown) => resolve([err.code, address]))
+    })
+    assert.deepEqual(outcome, ['EADDRINUSE', null])
+  })
+
+  test('listen: an aborted signal closes the application', async () => {
+    const app: any = enclave()
+    let closed = false
+    app.addHook('onClose', (_instance: any, done: () => void) => { closed = true; done() })
+    const controller = new AbortController()
+    app.listen({ port: 0, signal: controller.signal }).catch(() => {})
+    controller.abort()
+    await new Promise((resolve) => setTimeout(resolve, 50))
+    assert.equal(closed, true)
+    assert.equal(app.server.listening, false)
   })
 
   test('path listens on a Unix socket (not on a port), which addresses() and the log line report', async (t) => {

@@ -170,3 +170,18 @@ test('an async handler that returns a value after send() keeps the first answer 
   assert.equal(warning.msg, 'Reply was already sent, did you forget to "return reply" in "/late" (GET)?')
   assert.equal(warning.err.code, 'FST_ERR_REP_ALREADY_SENT')
 })
+
+test('a stream sent with status 204 is read to its end (its producer finishes) and no body is written', async () => {
+  const app = enclave()
+  let ended = false
+  app.get('/', (_request: any, reply: any) => {
+    const stream = new Readable({ read () { this.push('ignored'); this.push(null) } })
+    stream.on('end', () => { ended = true })
+    reply.code(204).send(stream)
+  })
+  const res = await app.inject('/')
+  assert.equal(res.statusCode, 204)
+  assert.equal(res.body, '')
+  await new Promise((resolve) => setImmediate(resolve))
+  assert.equal(ended, true)
+})

@@ -41,7 +41,7 @@ describe('reply.trailer over a real socket', () => {
     assert.equal(res.body, 'hello world')
     assert.equal(res.headers['transfer-encoding'], 'chunked')
     assert.equal(res.headers['content-length'], undefined)
-    assert.equal(res.headers.trailer, 'content-md5, server-timing, x-sync')
+    assert.equal(res.headers.trailer, 'content-md5 server-timing x-sync') // space-separated, as Fastify writes it
     assert.deepEqual({ ...res.trailers }, { 'content-md5': md5('hello world'), 'server-timing': 'db;dur=53', 'x-sync': 'now' })
   })
 
@@ -127,7 +127,7 @@ describe('reply.trailer through inject', () => {
     const res = await app.inject('/')
     assert.equal(res.statusCode, 200)
     assert.equal(res.payload, 'body')
-    assert.equal(res.headers.trailer, 'x-callback-error, x-rejected, x-thrown, x-good')
+    assert.equal(res.headers.trailer, 'x-callback-error x-rejected x-thrown x-good')
     assert.deepEqual(res.trailers, { 'x-good': 'fine' })
   })
 

@@ -218,3 +218,9 @@ describe('request.log', () => {
     assert.deepEqual(sink.lines.map((l) => l.msg), ['only me'])
   })
 })
+
+test('requestIdHeader is matched whatever its case (Node lower-cases incoming header names)', async () => {
+  const app = enclave({ requestIdHeader: 'My-Request-Id' })
+  app.get('/', async (request: any) => ({ id: request.id }))
+  assert.deepEqual((await app.inject({ url: '/', headers: { 'my-request-id': 'abc' } })).json(), { id: 'abc' })
+})

@@ -113,7 +113,7 @@ function randomBody (rand: () => number): Buffer {
   }
 }
 
-interface Generated { bytes: Buffer, method: string, description: string }
+interface Generated { bytes: Buffer, method: string, version: string, description: string }
 
 function generate (rand: () => number): Generated {
   const method = pick(rand, methods)
@@ -148,7 +148,7 @@ function generate (rand: () => number): Generated {
     }
   }
   const bytes = Buffer.concat(parts)
-  return { bytes, method, description: bytes.subarray(0, 300).toString('latin1') }
+  return { bytes, method, version, description: bytes.subarray(0, 300).toString('latin1') }
 }
 
 test(`fuzz: ${COUNT} random requests over a real socket (seed ${SEED})`, async () => {
@@ -184,7 +184,9 @@ test(`fuzz: ${COUNT} random requests over a real socket (seed ${SEED})`, async (
           if (result.rest.length > 0) failures.push(`${where}: trailing bytes ${JSON.stringify(result.rest.subarray(0, 200).toString('latin1'))}`)
           for (const response of result.responses) {
             if (response.status < 200 || response.status > 599) failures.push(`${where}: status ${response.status}`)
-            if (response.status >= 500) failures.push(`${where}: server error ${response.status} ${response.body.toString().slice(0, 200)}`)
+            // 505 is the answer (Fastify's) to a request line in a version an HTTP/1 server does not speak
+            const unsupportedVersion = response.status === 505 && req.version === 'HTTP/2.0'
+            if (response.status >= 500 && !unsupportedVersion) failures.push(`${where}: server error ${response.status} ${response.body.toString().slice(0, 200)}`)
             const type = response.headers['content-type'] ?? ''
             if (/json/i.test(type) && response.body.length > 0) {
               try {
