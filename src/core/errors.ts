@@ -72,6 +72,7 @@ export const codes = {
   FST_ERR_CTP_INVALID_JSON_BODY: createError('FST_ERR_CTP_INVALID_JSON_BODY', "Body is not valid JSON but content-type is set to 'application/json'", 400),
   FST_ERR_CTP_PROTO_POISONING: createError('FST_ERR_CTP_PROTO_POISONING', 'Object contains forbidden prototype property', 400, SyntaxError),
   FST_ERR_CTP_CONSTRUCTOR_POISONING: createError('FST_ERR_CTP_CONSTRUCTOR_POISONING', 'Object contains forbidden prototype property', 400, SyntaxError),
+  FST_ERR_CTP_INVALID_UTF8: createError('FST_ERR_CTP_INVALID_UTF8', 'Request body is not valid UTF-8', 400),
 
   // decorators
   FST_ERR_DEC_ALREADY_PRESENT: createError('FST_ERR_DEC_ALREADY_PRESENT', "The decorator '%s' has already been added!"),

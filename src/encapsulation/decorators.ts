@@ -67,10 +67,14 @@ function define (object: Record<string | symbol, unknown>, name: string | symbol
 
 function decorateObject (instance: Instance, target: 'request' | 'reply', name: string | symbol, value: unknown, dependencies: unknown): void {
   assertNotStarted(instance, String(name), codes.FST_ERR_DEC_AFTER_START)
-  if (exists(instance, target, name)) throw new codes.FST_ERR_DEC_ALREADY_PRESENT(String(name))
-  checkDependencies(instance, target, name, dependencies)
   const context: PluginContext = instance[kPluginContext]
-  if (typeof value === 'function' || isAccessor(value)) {
+  const method = typeof value === 'function' || isAccessor(value)
+  // a method an ancestor context decorated may be decorated again here, for this context and its children (Fastify)
+  if (exists(instance, target, name) && !(method && isAncestorMethod(context, target, name))) {
+    throw new codes.FST_ERR_DEC_ALREADY_PRESENT(String(name))
+  }
+  checkDependencies(instance, target, name, dependencies)
+  if (method) {
     define(target === 'request' ? context.Request.prototype : context.Reply.prototype, name, value)
     return
   }
@@ -78,6 +82,16 @@ function decorateObject (instance: Instance, target: 'request' | 'reply', name: 
     warnDeprecated('referenceDecorator', String(name))
   }
   propsOf(context, target).push([name, value])
+}
+
+/** Whether `name` is a method or accessor an ancestor context (not this one, nor the framework) put on its class. */
+function isAncestorMethod (context: PluginContext, target: 'request' | 'reply', name: string | symbol): boolean {
+  const prototypeOf = (ctx: PluginContext): object => target === 'request' ? ctx.Request.prototype : ctx.Reply.prototype
+  if (Object.hasOwn(prototypeOf(context), name)) return false
+  for (let ctx = context.parent; ctx !== null; ctx = ctx.parent) {
+    if (Object.hasOwn(prototypeOf(ctx), name)) return true
+  }
+  return false
 }
 
 /**

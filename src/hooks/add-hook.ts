@@ -29,6 +29,7 @@ export function validateHook (name: unknown, fn: unknown): asserts fn is AnyFn {
 
 function maxAsyncArgs (name: string): number {
   if (payloadHooks.has(name)) return 3
+  if (name === 'onRequestAbort') return 1
   if (name === 'onRoute' || name === 'onRegister') return Infinity
   if (name === 'onClose') return 1
   if (name === 'onReady' || name === 'preClose' || name === 'onListen') return 0

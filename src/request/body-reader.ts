@@ -3,6 +3,7 @@
  * (before and while reading) and the `Content-Length`; a stream parser gets the stream. Either form of parser
  * (callback or promise) reports once, whatever it does.
  */
+import { isUtf8 } from 'node:buffer'
 import type { Readable } from 'node:stream'
 import { codes } from '../core/errors'
 import { failureOf } from '../core/to-error'
@@ -88,6 +89,11 @@ export function readBody (instance: Instance, request: RequestState, payload: Bo
       return
     }
     const buffer = collected.length === 1 ? collected[0] : Buffer.concat(collected, received)
+    // decoding would turn invalid bytes into U+FFFD silently: a text body must be UTF-8 (Fastify answers 400 too)
+    if (entry.parseAs === 'string' && !isUtf8(buffer)) {
+      done(new codes.FST_ERR_CTP_INVALID_UTF8())
+      return
+    }
     const body = entry.parseAs === 'string' ? buffer.toString('utf8') : buffer
     // Built-in parsers are synchronous and call done once: no guard needed on the hottest path.
     if (entry.builtin) entry.fn.call(instance, request, body, done)

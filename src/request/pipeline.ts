@@ -95,6 +95,9 @@ function handleBody (request: RequestState, reply: ReplyState, payload: BodyStre
   // carries on after it, as in Fastify
   const parsed = AsyncResource.bind((err: unknown, body?: unknown): void => {
     if (err !== null) {
+      // refused before the whole body came (too large, say): the connection closes after the answer, so a client
+      // sending gigabytes is not read on, and its next request is not taken for the rest of this body (as Fastify)
+      if (!request.raw.complete && request.raw.httpVersionMajor === 1) reply.header('connection', 'close')
       reply[kReplySendError](err)
       return
     }

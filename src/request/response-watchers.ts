@@ -56,6 +56,7 @@ function onSocketTimeout (this: WatchedSocket): void {
   runHooks(request[kRoute].onTimeout!, request, reply, false, logHookError)
 }
 
+/** A failing onResponse, onTimeout or onRequestAbort hook: the response is gone, so it is logged (Fastify's words). */
 function logHookError (err: unknown, request: RequestState): void {
-  if (err !== null) request.log.error({ err }, 'hook failed after the response')
+  if (err !== null) request.log.error({ err }, 'request errored')
 }

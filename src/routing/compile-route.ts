@@ -4,7 +4,7 @@
  * chain, body limit, decorators, request id generator and logger, so a request does no lookups.
  */
 import type { AnyFn } from '../core/types'
-import type { AppState } from '../encapsulation/app-state'
+import type { AppState, Instance } from '../encapsulation/app-state'
 import { collectProps } from '../encapsulation/decorators'
 import { lifecycleHooks, routeHooks, type LifecycleHookName } from '../hooks/hook-names'
 import { compileRouteValidation } from '../schema/validation/route-validation'
@@ -23,7 +23,7 @@ function compileRoute (record: RouteRecord, bodyLimit: number, identity: Request
   const { options, plugin, instance } = record
   const hooks = {} as Record<LifecycleHookName, AnyFn[] | null>
   for (const name of lifecycleHooks) {
-    const list = routeHooks(plugin, options, name).map((fn) => fn.bind(instance))
+    const list = routeHooks(plugin, options, name).map((fn) => bindHook(name, fn, instance))
     hooks[name] = list.length > 0 ? list : null
   }
   const routeOptions = { ...options, method: record.method }
@@ -68,4 +68,13 @@ function compileRoute (record: RouteRecord, bodyLimit: number, identity: Request
     requestLogger: resolveRequestLogger(options, plugin, instance, identity),
     schemaFunctions: null
   }
+}
+
+/**
+ * A hook bound to its instance, called as the runners call every hook, `(request, reply, done)`. onRequestAbort
+ * hooks take `(request, done)` (the reply cannot answer any more), so theirs is adapted here, once.
+ */
+function bindHook (name: LifecycleHookName, fn: AnyFn, instance: Instance): AnyFn {
+  if (name !== 'onRequestAbort') return fn.bind(instance)
+  return (request: unknown, _reply: unknown, done: unknown) => fn.call(instance, request, done)
 }

@@ -239,3 +239,32 @@ test('decorating a request with an object warns (it would be shared between requ
     'Use onRequest hook instead. Property: '
   assert.deepEqual(warnings, [`DeprecationWarning FSTDEP006 ${text}shared`, `DeprecationWarning FSTDEP006 ${text}list`])
 })
+
+test('a plugin may decorate again a method its parent put on requests and replies: its routes get its own', async () => {
+  const app = enclave()
+  app.decorateRequest('whoAmI', function (this: any) { return 'root' })
+  app.decorateReply('whoAmI', function (this: any) { return 'root reply' })
+  app.get('/root', async (request: any, reply: any) => [request.whoAmI(), reply.whoAmI()])
+  app.register(async (child: any) => {
+    child.decorateRequest('whoAmI', function (this: any) { return 'child' })
+    child.decorateReply('whoAmI', function (this: any) { return 'child reply' })
+    child.get('/child', async (request: any, reply: any) => [request.whoAmI(), reply.whoAmI()])
+  })
+  assert.deepEqual((await app.inject('/root')).json(), ['root', 'root reply'])
+  assert.deepEqual((await app.inject('/child')).json(), ['child', 'child reply'])
+})
+
+test('a value decorator of a parent, a method of the same context and a framework member stay refused', async () => {
+  const app = enclave()
+  app.decorateRequest('counter', 0)
+  app.decorateRequest('compute', () => 1)
+  assert.throws(() => app.decorateRequest('compute', () => 2), { code: 'FST_ERR_DEC_ALREADY_PRESENT' })
+  const codes: string[] = []
+  app.register(async (child: any) => {
+    for (const name of ['counter', 'raw', 'method']) {
+      try { child.decorateRequest(name, () => 1) } catch (err: any) { codes.push(err.code) }
+    }
+  })
+  await app.ready()
+  assert.deepEqual(codes, Array(3).fill('FST_ERR_DEC_ALREADY_PRESENT'))
+})

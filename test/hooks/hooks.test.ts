@@ -3,6 +3,7 @@ import assert from 'node:assert/strict'
 import http from 'node:http'
 import { Readable } from 'node:stream'
 import enclave from '../../src/index'
+import { logSink } from '../helpers'
 
 describe('request lifecycle hooks', () => {
   test('every hook runs once, in lifecycle order (async form)', async () => {
@@ -492,4 +493,36 @@ test('a hook added to a parent after a child was registered still runs for the c
   calls.length = 0
   await app.inject({ url: '/outer' })
   assert.deepEqual(calls, ['parent'])
+})
+
+test('onRequestAbort hooks take (request, done), run context by context, and an async one may not take done', async (t) => {
+  const net = await import('node:net')
+  const app: any = enclave()
+  t.after(() => app.close())
+  const order: string[] = []
+  let allRan: () => void = () => {}
+  const ran = new Promise<void>((resolve) => { allRan = resolve })
+  app.addHook('onRequestAbort', function (request: any, done: () => void) { order.push(`root ${typeof request.id}`); done() })
+  app.register(async (child: any) => {
+    child.addHook('onRequestAbort', async () => { order.push('child') })
+    child.get('/', {
+      onRequestAbort: async () => { order.push('route'); allRan() }
+    }, () => new Promise((resolve) => setTimeout(() => resolve('late'), 500)))
+  })
+  assert.throws(() => app.addHook('onRequestAbort', async (_request: any, _done: any) => {}), { code: 'FST_ERR_HOOK_INVALID_ASYNC_HANDLER' })
+  await app.listen({ port: 0 })
+  const socket = net.connect(app.server.address().port, '127.0.0.1', () => socket.write('GET / HTTP/1.1\r\nHost: x\r\n\r\n'))
+  setTimeout(() => socket.destroy(), 100)
+  await ran
+  assert.deepEqual(order, ['root string', 'child', 'route'])
+})
+
+test('a failing onResponse hook is logged as "request errored"', async () => {
+  const sink = logSink()
+  const app: any = enclave({ logger: { level: 'error', stream: sink.stream } })
+  app.addHook('onResponse', (_request: any, _reply: any, done: (err: Error) => void) => done(new Error('kaboom')))
+  app.get('/', async () => 'ok')
+  await app.inject('/')
+  await new Promise((resolve) => setImmediate(resolve))
+  assert.deepEqual(sink.lines.map((line) => [line.level, line.msg, line.err.message]), [[50, 'request errored', 'kaboom']])
 })

@@ -33,3 +33,34 @@ test('a preParsing stream that fails answers 400 with its message', async () => 
   assert.equal(res.statusCode, 400)
   assert.deepEqual(res.json(), { statusCode: 400, error: 'Bad Request', message: 'the decoder broke' })
 })
+
+test('a body that is not valid UTF-8 is refused with 400 when read as text, and taken as bytes by a buffer parser', async () => {
+  const app = enclave()
+  app.post('/', async (request: any) => request.body)
+  app.addContentTypeParser('application/octet-stream', { parseAs: 'buffer' }, (_request: any, body: Buffer, done: any) => done(null, { bytes: body.length }))
+  const invalid = Buffer.concat([Buffer.from('{"a":"'), Buffer.from([0xff, 0xfe]), Buffer.from('"}')])
+  for (const type of ['application/json', 'text/plain']) {
+    const res = await app.inject({ method: 'POST', url: '/', headers: { 'content-type': type }, payload: invalid })
+    assert.equal(res.statusCode, 400, type)
+    assert.deepEqual(res.json(), { statusCode: 400, code: 'FST_ERR_CTP_INVALID_UTF8', error: 'Bad Request', message: 'Request body is not valid UTF-8' })
+  }
+  const bytes = await app.inject({ method: 'POST', url: '/', headers: { 'content-type': 'application/octet-stream' }, payload: invalid })
+  assert.deepEqual(bytes.json(), { bytes: invalid.length })
+})
+
+test('a body refused before it has all arrived (413) closes the connection: the rest is not read, nor taken for a next request', async (t) => {
+  const http = await import('node:http')
+  const app = enclave({ bodyLimit: 100 })
+  t.after(() => app.close())
+  app.post('/', async () => 'never')
+  await app.listen({ port: 0 })
+  const answer = await new Promise<{ status?: number, connection?: string }>((resolve, reject) => {
+    const req = http.request({ port: app.server.address().port, method: 'POST', path: '/', headers: { 'content-type': 'application/json', 'content-length': 100000 } }, (res) => {
+      res.resume()
+      resolve({ status: res.statusCode, connection: res.headers.connection })
+    })
+    req.on('error', reject)
+    req.write('x'.repeat(1000))
+  })
+  assert.deepEqual(answer, { status: 413, connection: 'close' })
+})
