@@ -6,6 +6,7 @@
  * explains the rest.
  */
 import { existsSync, mkdirSync } from 'node:fs'
+import { createRequire } from 'node:module'
 import path from 'node:path'
 import { parseOptions, USAGE } from './lib/options.mjs'
 import { cacheDir, fetchTarball, installDependencies } from './lib/cache.mjs'
@@ -26,7 +27,10 @@ function prepare (options) {
   const tarball = fetchTarball(dir)
   const dependencies = installDependencies(dir)
   const fastify = preparePristine(tarball, path.join(dir, 'fastify'), dependencies)
-  const enclave = { main: enclaveEntry, types: enclaveTypes, typesExportAssignment: false }
+  // The tests' Ajv plugins (ajv-errors, ajv-formats…) build code with the `ajv` they resolve; in an application npm
+  // de-duplicates it with Enclave's, so the Enclave tree resolves Enclave's copy (Fastify's tree keeps the one it uses).
+  const enclaveAjv = path.dirname(createRequire(enclaveEntry).resolve('ajv/package.json'))
+  const enclave = { main: enclaveEntry, types: enclaveTypes, typesExportAssignment: false, shared: { ajv: enclaveAjv } }
   // A tree for each target, fresh every run: some tests write files beside themselves.
   const tree = (name, target) => () => prepareTestTree(tarball, path.join(dir, `tests-${name}`), dependencies, target)
   const selfTree = tree('self', fastify)

@@ -35,8 +35,8 @@ function addUnreported (tests, expectedNames, grep) {
 }
 
 export function countTests (tests) {
-  const counts = { kept: 0, passed: 0, failed: 0, lost: 0, skipped: 0, excluded: 0 }
-  const field = { pass: 'passed', fail: 'failed', lost: 'lost', skip: 'skipped', excluded: 'excluded' }
+  const counts = { kept: 0, passed: 0, failed: 0, lost: 0, skipped: 0, excluded: 0, errors: 0 }
+  const field = { pass: 'passed', fail: 'failed', lost: 'lost', skip: 'skipped', excluded: 'excluded', error: 'errors' }
   for (const test of tests) {
     if (KEPT.has(test.status)) counts.kept++
     if (field[test.status]) counts[field[test.status]]++

@@ -10,7 +10,7 @@ function addCounts (into, counts) {
   return into
 }
 
-const emptyCounts = () => ({ files: 0, kept: 0, passed: 0, failed: 0, lost: 0, skipped: 0, excluded: 0 })
+const emptyCounts = () => ({ files: 0, kept: 0, passed: 0, failed: 0, lost: 0, skipped: 0, excluded: 0, errors: 0 })
 
 /** `{ target, seconds, areas, total, files, brokenFiles, types }`, the JSON written by --json. */
 export function summarize (files, types, { self, seconds }) {

@@ -6,18 +6,33 @@
  * files becomes a shim too, re-exporting the target's types (Enclave exports all of its public types from its entry).
  * Fastify's `lib/` stays in the copy: a test that reads it reads Fastify's private modules, not the framework's.
  */
-import { readdirSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs'
+import { cpSync, existsSync, readdirSync, readFileSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { unpack } from './cache.mjs'
 
-/** `node_modules/<entry>` → the installed dependencies, one link each, plus `fastify` → the tree itself. */
-function linkDependencies (tree, dependencies) {
+function dependsOn (packageDir, name) {
+  const file = path.join(packageDir, 'package.json')
+  if (!existsSync(file)) return false
+  const manifest = JSON.parse(readFileSync(file, 'utf8'))
+  return Boolean(manifest.dependencies?.[name] || manifest.peerDependencies?.[name])
+}
+
+/**
+ * `node_modules/<entry>` → the installed dependencies, one link each, plus `fastify` → the tree itself.
+ * `shared` (name → folder) replaces a dependency with the framework's own copy, as npm's de-duplication would in an
+ * application: the packages that depend on it are copied into the tree, so that they resolve it there.
+ */
+function linkDependencies (tree, dependencies, shared = {}) {
   const modules = path.join(tree, 'node_modules')
   mkdirSync(modules, { recursive: true })
   for (const entry of readdirSync(dependencies)) {
-    if (entry === 'fastify' || entry.startsWith('.package-lock')) continue
-    symlinkSync(path.join(dependencies, entry), path.join(modules, entry))
+    if (entry === 'fastify' || entry.startsWith('.package-lock') || Object.hasOwn(shared, entry)) continue
+    const source = path.join(dependencies, entry)
+    const copy = Object.keys(shared).some((name) => dependsOn(source, name))
+    if (copy) cpSync(source, path.join(modules, entry), { recursive: true })
+    else symlinkSync(source, path.join(modules, entry))
   }
+  for (const [name, folder] of Object.entries(shared)) symlinkSync(folder, path.join(modules, name))
   symlinkSync('..', path.join(modules, 'fastify'))
 }
 
@@ -47,12 +62,13 @@ function shimTypeFolder (tree, target) {
 }
 
 /**
- * Unpacks `tarball` into `tree` and points its entry at `target` ({ main, types, typesExportAssignment, typesFolder? }).
+ * Unpacks `tarball` into `tree` and points its entry at `target` ({ main, types, typesExportAssignment, typesFolder?,
+ * shared? }).
  * `module.exports = require(...)` is the form Node's CommonJS lexer follows, so ESM named imports work too.
  */
 export function prepareTestTree (tarball, tree, dependencies, target) {
   unpack(tarball, tree)
-  linkDependencies(tree, dependencies)
+  linkDependencies(tree, dependencies, target.shared)
   writeFileSync(path.join(tree, 'fastify.js'), `'use strict'\nmodule.exports = require('${relativeSpecifier(tree, target.main)}')\n`)
   writeFileSync(path.join(tree, 'fastify.d.ts'), typesShim(tree, target))
   shimTypeFolder(tree, target)

@@ -56,15 +56,16 @@ function skipReason (assert) {
 /**
  * `{ tests, plan, complete }`: tests in output order, each `{ name, status, reason?, failure? }` with status one
  * of pass, fail (`unfinished` when tap saw Node exit under it), lost (never run: the file ended first), skip (tap's own skip or todo), excluded (our skip list)
- * and filtered (--grep).
+ * filtered (--grep) and error (an exception tap caught outside any test: reported, not counted).
  */
 export function parseTap (text) {
   const parser = new Parser({ strict: false })
   const tests = []
   let pending = {}
   let final = null
+  const errorNames = new Set()
   parser.on('child', (child) => {
-    pending = {}
+    pending = { subtest: true }
     watchFirstFailure(child, pending)
   })
   parser.on('assert', (assert) => {
@@ -82,6 +83,13 @@ export function parseTap (text) {
     } else if (assert.skip || assert.todo) {
       test.status = 'skip'
       test.reason = reason || (typeof assert.todo === 'string' ? `todo: ${assert.todo}` : 'todo')
+    } else if (!assert.ok && !pending.subtest && (assert.diag?.tapCaught || errorNames.has(assert.name))) {
+      // An exception thrown outside any test (a late callback of a test that already ended): tap reports it at the
+      // top level, but it is not a test; the failing test that left the callback behind is counted already.
+      // (The same error again, its details cut off when Node died, has no diagnostics left to tell.)
+      test.status = 'error'
+      test.failure = describeFailure(assert)
+      errorNames.add(assert.name)
     } else if (!assert.ok) {
       test.failure = pending.message ?? describeFailure(assert)
       if (pending.unfinished) test.unfinished = true

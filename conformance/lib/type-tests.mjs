@@ -54,7 +54,7 @@ function fileReport (ts, tree, file, diagnostics) {
     const into = assertion ? failed : other
     const line = assertion ? assertion.start : diagnostic.line
     const text = assertion ? assertion.text : lines[line - 1] ?? ''
-    if (!into.has(line)) into.set(line, { line, name: `line ${line}: ${oneLine(text, 100)}`, message: oneLine(diagnostic.message) })
+    if (!into.has(line)) into.set(line, { line, name: `line ${line}: ${oneLine(text, 100)}`, message: oneLine(diagnostic.message, 400) })
   }
   const sorted = (map) => [...map.values()].sort((a, b) => a.line - b.line)
   return { file, assertionLines: assertionLines.size, failedLines: sorted(failed), otherErrorLines: sorted(other) }
