@@ -19,7 +19,9 @@ function collectOutcomes (summary) {
   const seen = new Map()
   for (const result of summary.files) {
     for (const test of result.tests) {
-      seen.set(key(result.file, test.name), test.status)
+      // Several tests may share a name (top-level assertions, copied tests): any failure among them wins.
+      const id = key(result.file, test.name)
+      if (seen.get(id) !== 'fail' && seen.get(id) !== 'lost') seen.set(id, test.status)
       if (test.status === 'fail' || test.status === 'lost') {
         failures.push({ file: result.file, name: test.name, detail: test.status === 'lost' ? `lost: the file ${result.status}` : test.failure })
       }
