@@ -17,6 +17,11 @@ function howItEnded (run, parsed, tests) {
   // tap says "test unfinished" when Node's event loop emptied under a running test: nothing was left to call it back.
   const unfinished = tests.find((test) => test.unfinished)
   if (unfinished) return { status: 'stopped', why: `Node exited during "${unfinished.name}": its event loop emptied while the test waited` }
+  if (run.exitCode !== 0 && tests.length === 0) {
+    // tap's implicit plan is then 1..0, which looks complete: the stderr says what threw while the file loaded.
+    const thrown = run.stderrTail.split('\n').find((line) => /^\w*Error\b|Error:/.test(line)) ?? `exit code ${run.exitCode}`
+    return { status: 'crashed', why: `the file failed before its first test: ${thrown.trim()}` }
+  }
   if (!parsed.complete) return { status: 'crashed', why: 'the process exited before tap wrote its final plan' }
   if (tests.some((test) => test.status === 'lost')) return { status: 'crashed', why: 'the file ended with tests still queued' }
   return { status: 'ok', why: '' }

@@ -7,7 +7,7 @@ Runs fastify@4.29.1's own tests (the kept public-behaviour files, and its tsd ty
   --file <regex>          only the test files whose path (test/...) matches
   --grep <regex>          only the top-level tests whose name matches (tap's TAP_GREP)
   --json <path>           write per-file and per-test results as JSON
-  --markdown <path>       write the Markdown summary (per-area table, crashed and hung files)
+  --markdown <path>       write the Markdown summary (per-area table, files that end early)
   --timeout <seconds>     per-file time limit; a file still running is killed and reported (default 60)
   --jobs <n>              test files run at once (default 2)
   --no-types              skip the types area (tsd)

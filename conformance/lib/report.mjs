@@ -31,6 +31,9 @@ export function summarize (files, types, { self, seconds }) {
   }
 }
 
+/** Type-test files checked (the report also lists Enclave declaration files that had errors). */
+const typeTestFiles = (types) => types.files.filter((file) => file.file.startsWith('test/types/')).length
+
 function areaRows (summary) {
   const rows = AREAS.filter((area) => summary.areas[area].files > 0).map((area) => [area, summary.areas[area]])
   if (summary.total.files > 0) rows.push(['**all**', summary.total])
@@ -51,10 +54,10 @@ export function renderMarkdown (summary) {
   }
   if (summary.types) {
     const t = summary.types
-    lines.push('', `**types** (tsd, ${t.files.length} files): ${t.assertionLines} assertion lines, ${t.failedLines} failing ` +
+    lines.push('', `**types** (tsd, ${typeTestFiles(t)} files): ${t.assertionLines} assertion lines, ${t.failedLines} failing ` +
       `(${percent(t.assertionLines - t.failedLines, t.assertionLines)} pass), plus ${t.otherErrorLines} error lines outside assertions.`)
   }
-  lines.push('', '## Crashed and hung files', '')
+  lines.push('', '## Files that end early (stopped, crashed or hung)', '')
   if (summary.brokenFiles.length === 0) lines.push('None.')
   for (const broken of summary.brokenFiles) lines.push(`- \`${broken.file}\` **${broken.status}**: ${broken.why}; ${broken.lost} tests lost`)
   lines.push('', '## Per file', '', '| file | area | kept | passed | failed | status |', '|---|---|---:|---:|---:|---|')
@@ -76,7 +79,7 @@ export function renderConsole (summary) {
   }
   if (summary.types) {
     const t = summary.types
-    lines.push(`${'types'.padEnd(14)} ${String(t.files.length).padStart(5)} ${String(t.assertionLines).padStart(6)} ${String(t.assertionLines - t.failedLines).padStart(6)} ${String(t.failedLines).padStart(6)} ${percent(t.assertionLines - t.failedLines, t.assertionLines).padStart(7)}  (assertion lines; ${t.otherErrorLines} error lines outside assertions)`)
+    lines.push(`${'types'.padEnd(14)} ${String(typeTestFiles(t)).padStart(5)} ${String(t.assertionLines).padStart(6)} ${String(t.assertionLines - t.failedLines).padStart(6)} ${String(t.failedLines).padStart(6)} ${percent(t.assertionLines - t.failedLines, t.assertionLines).padStart(7)}  (assertion lines; ${t.otherErrorLines} error lines outside assertions)`)
   }
   for (const broken of summary.brokenFiles) lines.push(`${broken.status}: ${broken.file}: ${broken.why}; ${broken.lost} tests lost`)
   lines.push('')
