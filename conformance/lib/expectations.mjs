@@ -8,6 +8,7 @@ import { readFileSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { conformanceDir, log } from './paths.mjs'
 import { readEntries, formatEntry, SEPARATOR } from './entry-lines.mjs'
+import { ENCLAVE_DECLARATIONS } from './type-tests.mjs'
 
 export const EXPECTATIONS_FILE = path.join(conformanceDir, 'expectations.txt')
 
@@ -45,9 +46,9 @@ function collectOutcomes (summary) {
 function judge (entry, { seen, testFiles, typeFiles, typesComplete, grep }) {
   const status = seen.get(key(entry.file, entry.name))
   if (status === 'fail' || status === 'lost') return 'fail'
-  if (entry.file.startsWith('test/types/') || entry.file.startsWith('(enclave) ')) {
+  if (entry.file.startsWith('test/types/') || entry.file === ENCLAVE_DECLARATIONS) {
     // tsd lists only what fails: a checked line without a diagnostic passes.
-    return typeFiles.has(entry.file) || (typesComplete && entry.file.startsWith('(enclave) ')) ? 'pass' : null
+    return typeFiles.has(entry.file) || (typesComplete && entry.file === ENCLAVE_DECLARATIONS) ? 'pass' : null
   }
   if (!testFiles.has(entry.file)) return null
   if (status === 'pass') return 'pass'

@@ -12,6 +12,8 @@ import { log, repoRoot } from './paths.mjs'
 const ASSERTIONS = new Set(['expectType', 'expectNotType', 'expectAssignable', 'expectNotAssignable', 'expectError',
   'expectDeprecated', 'expectNotDeprecated', 'expectNever', 'printType', 'expectDocCommentIncludes'])
 const TYPE_TESTS_DIR = 'test/types'
+/** The report name of errors found inside Enclave's own declarations. */
+export const ENCLAVE_DECLARATIONS = '(enclave declarations)'
 
 const oneLine = (text, max = 160) => {
   const flat = text.replace(/\s+/g, ' ').trim()
@@ -65,14 +67,25 @@ function fileReport (ts, tree, file, diagnostics) {
  * them, say): named by message, since their line numbers move with every build.
  */
 function declarationReport (file, diagnostics) {
-  const repoRelative = path.relative(repoRoot, path.resolve(file))
-  const name = repoRelative.startsWith('..') ? file : `(enclave) ${repoRelative.split(path.sep).join('/')}`
+  // Under one name for all of Enclave's files, so that moving a declaration between files changes nothing here.
+  const inEnclave = !path.relative(repoRoot, path.resolve(file)).startsWith('..')
   const errors = new Map()
   for (const diagnostic of diagnostics) {
     const message = oneLine(diagnostic.message)
     if (!errors.has(message)) errors.set(message, { line: diagnostic.line, name: `error: ${message}`, message })
   }
-  return { file: name, assertionLines: 0, failedLines: [], otherErrorLines: [...errors.values()] }
+  return { file: inEnclave ? ENCLAVE_DECLARATIONS : file, assertionLines: 0, failedLines: [], otherErrorLines: [...errors.values()] }
+}
+
+/** Merges the reports that share a name (Enclave's declaration files). */
+function mergeReports (reports) {
+  const byName = new Map()
+  for (const report of reports) {
+    const seen = byName.get(report.file)
+    if (!seen) byName.set(report.file, report)
+    else seen.otherErrorLines.push(...report.otherErrorLines.filter((line) => !seen.otherErrorLines.some((other) => other.name === line.name)))
+  }
+  return [...byName.values()]
 }
 
 /** Runs tsd in `tree`; `{ files, assertionLines, failedLines, otherErrorLines, seconds }` (the last three are counts). */
@@ -94,9 +107,9 @@ export async function runTypeTests (tree, filePattern) {
     if (!byFile.has(file)) byFile.set(file, [])
     byFile.get(file).push(diagnostic)
   }
-  const reports = [...byFile].map(([file, found]) => file.startsWith(`${TYPE_TESTS_DIR}/`)
+  const reports = mergeReports([...byFile].map(([file, found]) => file.startsWith(`${TYPE_TESTS_DIR}/`)
     ? fileReport(ts, tree, file, found)
-    : declarationReport(file, found))
+    : declarationReport(file, found)))
   const sum = (key) => reports.reduce((total, report) => total + (typeof report[key] === 'number' ? report[key] : report[key].length), 0)
   return {
     files: reports,
