@@ -1,0 +1,63 @@
+/** Command-line options of `conformance/run.mjs` (`npm run conformance -- [options]`). */
+import { parseArgs } from 'node:util'
+
+export const USAGE = `Usage: npm run conformance -- [options]   (or: node conformance/run.mjs [options])
+Runs fastify@4.29.1's own tests (the kept public-behaviour files, and its tsd type tests) on Enclave's build.
+  --self                  run them on the real fastify 4.29.1 instead (must pass 100%: proves runner and skip list)
+  --file <regex>          only the test files whose path (test/...) matches
+  --grep <regex>          only the top-level tests whose name matches (tap's TAP_GREP)
+  --json <path>           write per-file and per-test results as JSON
+  --markdown <path>       write the Markdown summary (per-area table, files that end early)
+  --timeout <seconds>     per-file time limit; a file still running is killed and reported (default 60)
+  --jobs <n>              test files run at once (default 2)
+  --no-types              skip the types area (tsd)
+  --types-only            run only the types area
+  --ci                    gate: exit 1 when a test not in conformance/expectations.txt fails, or a file crashes
+                          or hangs in a way not listed there; listed tests that now pass are printed
+  --update-expectations   remove from conformance/expectations.txt the entries that now pass (it only shrinks)
+  --help                  this text
+Environment: ENCLAVE_CONFORMANCE_CACHE (default \${XDG_CACHE_HOME:-~/.cache}/enclave-conformance).`
+
+export function parseOptions (argv = process.argv.slice(2)) {
+  const { values } = parseArgs({
+    args: argv,
+    strict: true,
+    options: {
+      self: { type: 'boolean', default: false },
+      file: { type: 'string' },
+      grep: { type: 'string' },
+      json: { type: 'string' },
+      markdown: { type: 'string' },
+      timeout: { type: 'string', default: '60' },
+      jobs: { type: 'string', default: '2' },
+      'no-types': { type: 'boolean', default: false },
+      'types-only': { type: 'boolean', default: false },
+      ci: { type: 'boolean', default: false },
+      'update-expectations': { type: 'boolean', default: false },
+      help: { type: 'boolean', short: 'h', default: false }
+    }
+  })
+  const options = {
+    self: values.self,
+    filePattern: values.file,
+    grep: values.grep,
+    json: values.json,
+    markdown: values.markdown,
+    timeoutSeconds: Number(values.timeout),
+    jobs: Number(values.jobs),
+    tests: !values['types-only'],
+    types: !values['no-types'],
+    ci: values.ci,
+    updateExpectations: values['update-expectations'],
+    help: values.help
+  }
+  if (!(options.timeoutSeconds > 0)) throw new Error('--timeout must be a positive number of seconds')
+  if (!Number.isInteger(options.jobs) || options.jobs < 1) throw new Error('--jobs must be a positive integer')
+  if (!options.tests && !options.types) throw new Error('--no-types and --types-only exclude each other')
+  if (options.self && (options.ci || options.updateExpectations)) throw new Error('--ci and --update-expectations apply to Enclave runs, not --self')
+  for (const [flag, pattern] of [['--file', options.filePattern], ['--grep', options.grep]]) {
+    if (pattern === undefined) continue
+    try { new RegExp(pattern) } catch (error) { throw new Error(`${flag}: ${error.message}`) }
+  }
+  return options
+}

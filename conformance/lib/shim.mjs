@@ -1,0 +1,88 @@
+/**
+ * The test trees: a fresh unpacked copy of Fastify's package whose `fastify.js` and `fastify.d.ts` are one-line
+ * shims re-exporting the framework under test (Enclave's build, or the untouched Fastify for `--self`), so that
+ * `require('..')`, `require('../fastify')`, `import '../../fastify.js'` and `require('fastify')` all load it. The
+ * type tests also import `../../types/<concern>` (paths published in Fastify's package): each of those declaration
+ * files becomes a shim too, re-exporting the target's types (Enclave exports all of its public types from its entry).
+ * Fastify's `lib/` stays in the copy: a test that reads it reads Fastify's private modules, not the framework's.
+ */
+import { cpSync, existsSync, readdirSync, readFileSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs'
+import path from 'node:path'
+import { unpack } from './cache.mjs'
+
+function dependsOn (packageDir, name) {
+  const file = path.join(packageDir, 'package.json')
+  if (!existsSync(file)) return false
+  const manifest = JSON.parse(readFileSync(file, 'utf8'))
+  return Boolean(manifest.dependencies?.[name] || manifest.peerDependencies?.[name])
+}
+
+/**
+ * `node_modules/<entry>` → the installed dependencies, one link each, plus `fastify` → the tree itself.
+ * `shared` (name → folder) replaces a dependency with the framework's own copy, as npm's de-duplication would in an
+ * application: the packages that depend on it are copied into the tree, so that they resolve it there.
+ */
+function linkDependencies (tree, dependencies, shared = {}) {
+  const modules = path.join(tree, 'node_modules')
+  mkdirSync(modules, { recursive: true })
+  for (const entry of readdirSync(dependencies)) {
+    if (entry === 'fastify' || entry.startsWith('.package-lock') || Object.hasOwn(shared, entry)) continue
+    const source = path.join(dependencies, entry)
+    const copy = Object.keys(shared).some((name) => dependsOn(source, name))
+    if (copy) cpSync(source, path.join(modules, entry), { recursive: true })
+    else symlinkSync(source, path.join(modules, entry))
+  }
+  for (const [name, folder] of Object.entries(shared)) symlinkSync(folder, path.join(modules, name))
+  symlinkSync('..', path.join(modules, 'fastify'))
+}
+
+function relativeSpecifier (from, to) {
+  const specifier = path.relative(from, to).split(path.sep).join('/')
+  return specifier.startsWith('.') ? specifier : `./${specifier}`
+}
+
+/**
+ * The type shim. Enclave's declarations use ES exports (`export default` + named); Fastify's use `export =`,
+ * which only `import x = require()` can re-export.
+ */
+function typesShim (tree, target) {
+  const specifier = relativeSpecifier(tree, target.types.replace(/\.d\.ts$/, ''))
+  return target.typesExportAssignment
+    ? `import fastify = require('${specifier}')\nexport = fastify\n`
+    : `export * from '${specifier}'\nexport { default } from '${specifier}'\n`
+}
+
+/** `types/<concern>.d.ts` → the target's declarations of that concern (Fastify), or all of its public types (Enclave). */
+function shimTypeFolder (tree, target) {
+  const folder = path.join(tree, 'types')
+  for (const name of readdirSync(folder).filter((file) => file.endsWith('.d.ts'))) {
+    const source = target.typesFolder ? path.join(target.typesFolder, name) : target.types
+    writeFileSync(path.join(folder, name), `export * from '${relativeSpecifier(folder, source.replace(/\.d\.ts$/, ''))}'\n`)
+  }
+}
+
+/**
+ * Unpacks `tarball` into `tree` and points its entry at `target` ({ main, types, typesExportAssignment, typesFolder?,
+ * shared? }).
+ * `module.exports = require(...)` is the form Node's CommonJS lexer follows, so ESM named imports work too.
+ */
+export function prepareTestTree (tarball, tree, dependencies, target) {
+  unpack(tarball, tree)
+  linkDependencies(tree, dependencies, target.shared)
+  writeFileSync(path.join(tree, 'fastify.js'), `'use strict'\nmodule.exports = require('${relativeSpecifier(tree, target.main)}')\n`)
+  writeFileSync(path.join(tree, 'fastify.d.ts'), typesShim(tree, target))
+  shimTypeFolder(tree, target)
+  return tree
+}
+
+/** The untouched package used as `--self`'s target, its dependencies linked the same way. */
+export function preparePristine (tarball, dir, dependencies) {
+  unpack(tarball, dir)
+  symlinkSync(dependencies, path.join(dir, 'node_modules'))
+  return {
+    main: path.join(dir, 'fastify.js'),
+    types: path.join(dir, 'fastify.d.ts'),
+    typesExportAssignment: true,
+    typesFolder: path.join(dir, 'types')
+  }
+}
