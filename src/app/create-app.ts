@@ -110,31 +110,46 @@ function rootContext (root: Instance, options: NormalizedOptions): PluginContext
  * get the same outcome. Called by an encapsulated plugin while the plugins load, it settles as soon as they have
  * loaded, before the onReady hooks, as in Fastify.
  */
-function ready (app: AppState, avvioReady: (cb: (err: Error | null, context: unknown, done: () => void) => void) => void) {
+type AvvioReadyCallback = ((err: Error | null, context: unknown, done: () => void) => void) | ((err: Error | null) => void)
+
+function ready (app: AppState, avvioReady: (cb: AvvioReadyCallback) => void) {
   let loaded: Promise<void> | null = null
   const boot = (): void => {
     let settleLoaded: (err: Error | null) => void = () => {}
     loaded = new Promise((resolve, reject) => { settleLoaded = (err) => err === null ? resolve() : reject(err) })
     loaded.catch(() => {}) // a load error is reported by readyPromise; plugins' callbacks get it too
     app.readyPromise = new Promise((resolve, reject) => {
-      avvioReady((loadError, _context, done) => {
+      // avvio gives this callback pluginTimeout to finish (the onReady hooks run in it)…
+      const startApplication = (loadError: Error | null, _context: unknown, done: () => void): void => {
         const failure = loadError ? translateLoaderError(loadError) : null
         settleLoaded(failure)
         // after the plugins' own ready callbacks, which were attached to `loaded` first
         loaded!.then(() => {
           compileRoutes(app)
           return runApplicationHooks(app, 'onReady')
-        }).then(() => resolve(app.root), reject).finally(done)
+        }).then(() => {
+          // started from here on, whatever avvio still has queued: nothing may reshape the application any more
+          app.started = true
+          resolve(app.root)
+        }, reject).finally(done)
+      }
+      avvioReady(startApplication)
+      // …and hands its timeout to the next one: Fastify's FST_ERR_HOOK_TIMEOUT, avvio's error as its cause
+      avvioReady((err: Error | null) => {
+        if ((err as { fn?: unknown } | null)?.fn !== startApplication) return
+        const timeout = new codes.FST_ERR_HOOK_TIMEOUT('onReady')
+        timeout.cause = err
+        reject(timeout)
       })
     })
   }
-  return function ready (this: Instance, cb?: (err: Error | null) => void) {
+  return function ready (this: Instance, cb?: (err: Error | null, instance?: Instance) => void) {
     if (app.readyPromise === null) boot()
     const fromLoadingPlugin = this !== app.root && !app.started && loaded !== null
     const outcome = fromLoadingPlugin ? loaded!.then(() => this) : app.readyPromise!.then(() => this)
     if (cb === undefined || cb === null) return outcome
     if (typeof cb !== 'function') throw new codes.FST_ERR_OPTIONS_NOT_OBJ()
-    outcome.then(() => cb(null), (err) => cb(err))
+    outcome.then((instance) => cb(null, instance), (err) => cb(err))
     return undefined
   }
 }

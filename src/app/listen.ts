@@ -43,7 +43,9 @@ function normalizeListenArgs (args: unknown[]): { options: ListenOptions, cb: Li
     options = { path: first, backlog: second as number | undefined }
   } else {
     warnDeprecated('variadicListen')
-    options = { port: first as number | string, host: second as string | undefined, backlog: third as number | undefined }
+    // the old form took any port it could not use as 0 (a free one), as Fastify 4 still does for it
+    const port = Number(first)
+    options = { port: Number.isInteger(port) && port >= 0 && port <= 65535 ? port : 0, host: second as string | undefined, backlog: third as number | undefined }
   }
   if (options.listenTextResolver !== undefined && typeof options.listenTextResolver !== 'function') {
     throw new codes.FST_ERR_LISTEN_OPTIONS_INVALID('listenTextResolver must be a function')

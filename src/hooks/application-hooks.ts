@@ -1,4 +1,3 @@
-import { codes } from '../core/errors'
 import { isThenable } from '../core/objects'
 import { kPluginContext } from '../core/symbols'
 import type { AnyFn } from '../core/types'
@@ -19,12 +18,9 @@ export async function runApplicationHooks (app: AppState, name: ApplicationHookL
   visit(app.root[kPluginContext])
   const position = (instance: Instance): number => order.get(instance[kPluginContext]) ?? 0
   const hooks = app.applicationHooks[name].slice().sort((a, b) => position(a.instance) - position(b.instance))
-  // as in Fastify, an onReady hook that never finishes fails ready() once pluginTimeout has passed
-  const timeout = name === 'onReady' ? app.options.pluginTimeout : 0
   for (const { fn, instance } of hooks) {
-    const running = runOne(fn, instance)
     try {
-      await (timeout > 0 ? withTimeout(running, timeout, name) : running)
+      await runOne(fn, instance)
     } catch (err) {
       // the server listens already: a failing onListen hook is logged (as in Fastify), and the others still run
       if (name !== 'onListen') throw err
@@ -40,12 +36,4 @@ function runOne (fn: AnyFn, instance: Instance): Promise<void> {
     const result = fn.call(instance, (err?: Error) => err ? reject(err) : resolve())
     if (isThenable(result)) result.then(() => resolve(), reject)
   })
-}
-
-function withTimeout (running: Promise<void>, ms: number, name: ApplicationHookList): Promise<void> {
-  let timer: NodeJS.Timeout | undefined
-  const expired = new Promise<never>((_resolve, reject) => {
-    timer = setTimeout(() => reject(new codes.FST_ERR_HOOK_TIMEOUT(name)), ms)
-  })
-  return Promise.race([running, expired]).finally(() => clearTimeout(timer))
 }

@@ -265,9 +265,11 @@ function sendStream (reply: ReplyState, payload: Readable): void {
   }
   if (reply.request.raw.method === 'HEAD') {
     // HEAD answers carry the headers but never a body: the stream is not read, and released. It may still fail
-    // (a file that cannot be opened): nobody reads it, so its error is dropped rather than left to crash Node.
+    // (a file that cannot be opened): its error is logged (Fastify's words) rather than left to crash Node.
     res.end()
-    finished(payload, ignoreStreamEnd)
+    finished(payload, (err) => {
+      if (err && (err as NodeJS.ErrnoException).code !== 'ERR_STREAM_PREMATURE_CLOSE') reply.log.error({ err }, 'Error on Stream found for HEAD route')
+    })
     releaseStream(payload)
     return
   }

@@ -6,7 +6,7 @@
 import { AsyncResource } from 'node:async_hooks'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { failureOf } from '../core/to-error'
-import { kRoute, kReplySendError } from '../core/symbols'
+import { kRoute, kReplyHijacked, kReplySendError } from '../core/symbols'
 import { isThenable } from '../core/objects'
 import { runHooks, runPayloadHooks, isAnswered } from '../hooks/runners'
 import { validateRequest } from '../schema/validation/route-validation'
@@ -178,7 +178,8 @@ function invokeHandler (request: RequestState, reply: ReplyState): void {
  * was sent answers an empty body rather than hang. A value send() refuses is the request's error.
  */
 function sendResult (reply: ReplyState, payload: unknown): void {
-  if (payload === reply || (payload === undefined && reply.sent)) return
+  // a hijacked reply is the handler's own: what it returns besides is dropped without a word, as in Fastify
+  if (payload === reply || (payload === undefined && reply.sent) || reply[kReplyHijacked]) return
   try {
     reply.send(payload)
   } catch (err) {

@@ -60,14 +60,9 @@ function lowerCaseHeaderNames (schema: unknown): unknown {
   return out
 }
 
-/** `schema.body.content`: `{ 'application/json': { schema }, ... }`; recognized by media-type keys holding `schema`. */
+/** `schema.body.content`: `{ 'application/json': { schema }, ... }`, one schema per media type (none at all: no body validation). */
 function bodyContentSchemas (body: unknown): JsonSchema | undefined {
-  if (!isPlainObject(body) || !isPlainObject(body.content) || Object.hasOwn(body, 'type') || Object.hasOwn(body, 'properties')) {
-    return undefined
-  }
-  const content = body.content
-  const isContentMap = Object.keys(content).some((type) => type.includes('/') && isPlainObject(content[type]) && 'schema' in content[type])
-  return isContentMap ? content : undefined
+  return isPlainObject(body) && isPlainObject(body.content) ? body.content : undefined
 }
 
 function describeMethod (method: string | string[]): string {
