@@ -14,7 +14,7 @@ import type { RawServerBase } from '../types/raw'
 import type { NormalizedOptions } from './options'
 
 /** The socket of a malformed request, with the response Node may already be writing on it. */
-type ClientSocket = Socket & { _httpMessage?: (http.ServerResponse & { shouldKeepAlive?: boolean }) | null }
+type ClientSocket = Socket & { _httpMessage?: http.ServerResponse | null }
 
 /** Fastify 4's answers to malformed HTTP, by Node's error code: status, message, and the label of the trace line. */
 const clientErrors: Record<string, [number, string, string]> = {
@@ -28,26 +28,26 @@ const clientErrors: Record<string, [number, string, string]> = {
  */
 function onClientError (this: Instance, err: NodeJS.ErrnoException, socket: ClientSocket): void {
   if (err.code === 'ECONNRESET' || socket.destroyed) return
-  // Bytes after a complete request that is still being answered (pipelined garbage, or a body longer than its
-  // Content-Length): a 400 now would interleave with or replace that response. Finish it, then close. (A request
-  // cut off mid-way, by a timeout or a malformed body, is answered at once: its response would never come.)
-  const inFlight = socket._httpMessage
-  if (inFlight !== null && inFlight !== undefined && inFlight.req?.complete === true) {
-    if (!inFlight.headersSent) inFlight.shouldKeepAlive = false
-    if (inFlight.writableFinished) socket.end()
-    else inFlight.once('finish', () => socket.end())
-    return
-  }
   const [status, message, label] = clientErrors[err.code ?? ''] ?? [400, 'Client Error', 'error']
   ;(this.log as Logger).trace({ err }, `client ${label}`)
-  if (!socket.writable) {
-    socket.destroy(err)
+  // Bytes after a complete request that is still being answered (pipelined garbage, or a body longer than its
+  // Content-Length): a 400 now would interleave with or replace that response, so it comes once that one is written.
+  // (A request cut off mid-way, by a timeout or a malformed body, is answered at once: its response would never come.)
+  const inFlight = socket._httpMessage
+  if (inFlight !== null && inFlight !== undefined && inFlight.req?.complete === true && !inFlight.writableFinished) {
+    inFlight.once('finish', () => answerClientError(socket, err, status, message))
     return
   }
-  const body = earlyErrorBody(status, message)
-  const head = `HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nContent-Type: application/json\r\n\r\n`
-  // the answer is flushed, then the socket is gone: a client sending malformed HTTP gets nothing more
-  socket.end(head + body, () => socket.destroy())
+  answerClientError(socket, err, status, message)
+}
+
+/** Writes the error answer (when the socket can still take it), then destroys the socket, as Fastify does. */
+function answerClientError (socket: ClientSocket, err: Error, status: number, message: string): void {
+  if (socket.writable) {
+    const body = earlyErrorBody(status, message)
+    socket.write(`HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nContent-Type: application/json\r\n\r\n${body}`)
+  }
+  socket.destroy(err)
 }
 
 /** The server of an application; its `clientError` handler (the option's or the default) has the root as `this`. */

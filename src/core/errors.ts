@@ -2,7 +2,7 @@
  * The one registry of Enclave's error codes. Codes and messages follow Fastify 4's `FST_ERR_*` where the behaviour
  * is the same, because users and plugins match on them.
  */
-import { format } from 'node:util'
+import createFastifyError from '@fastify/error'
 
 /** An error created from the registry: it carries a stable `code` and the HTTP `statusCode` it answers with. */
 export interface EnclaveError extends Error {
@@ -18,27 +18,15 @@ export interface EnclaveErrorConstructor {
 }
 
 /**
- * Builds an error class for one code; `message` is a `util.format` template filled from the constructor's arguments.
- * `statusCode` defaults to 500, as with Fastify's `@fastify/error`.
+ * Builds an error class for one code with `@fastify/error`, the library Fastify builds its own with, so that the
+ * errors have the very shape of Fastify's (name, message formatting, `toString`, `cause`): tests and tools compare
+ * them by structure. `message` is a `util.format` template filled from the constructor's arguments; `statusCode`
+ * defaults to 500. The class also carries its `code`, to name it without an instance.
  */
 export function createError (code: string, message: string, statusCode = 500, Base: ErrorConstructor = Error): EnclaveErrorConstructor {
-  // named as Fastify's, so that logs (pino's `err.type`) and `util.inspect` read the same
-  function FastifyError (this: EnclaveError, ...args: unknown[]): EnclaveError {
-    if (!new.target) return new (FastifyError as unknown as EnclaveErrorConstructor)(...args)
-    this.code = code
-    this.name = 'FastifyError'
-    this.message = format(message, ...args)
-    this.statusCode = statusCode
-    Error.captureStackTrace(this, FastifyError)
-    return this
-  }
-  FastifyError.prototype = Object.create(Base.prototype, {
-    constructor: { value: FastifyError, enumerable: false, writable: true, configurable: true }
-  })
-  FastifyError.prototype[Symbol.toStringTag] = 'Error'
-  FastifyError.prototype.toString = function (this: EnclaveError) { return `${this.name} [${code}]: ${this.message}` }
-  Object.defineProperty(FastifyError, 'code', { value: code })
-  return FastifyError as unknown as EnclaveErrorConstructor
+  const ErrorClass = createFastifyError(code, message, statusCode, Base)
+  Object.defineProperty(ErrorClass, 'code', { value: code })
+  return ErrorClass as unknown as EnclaveErrorConstructor
 }
 
 export const codes = {

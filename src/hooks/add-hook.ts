@@ -21,7 +21,11 @@ export function validateHook (name: unknown, fn: unknown): asserts fn is AnyFn {
   if (typeof name !== 'string') throw new codes.FST_ERR_HOOK_INVALID_TYPE()
   if (!supportedHooks.has(name)) throw new codes.FST_ERR_HOOK_NOT_SUPPORTED(name)
   if (typeof fn !== 'function') throw new codes.FST_ERR_HOOK_INVALID_HANDLER(name, Object.prototype.toString.call(fn))
-  // An async hook must not also take `done`: it would resolve the hook twice.
+  checkAsyncArity(name, fn as AnyFn)
+}
+
+/** An async hook must not also take `done`: it would resolve the hook twice. (Route hook options too.) */
+export function checkAsyncArity (name: string, fn: AnyFn): void {
   if (fn.constructor.name === 'AsyncFunction' && fn.length > maxAsyncArgs(name)) {
     throw new codes.FST_ERR_HOOK_INVALID_ASYNC_HANDLER()
   }

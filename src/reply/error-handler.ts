@@ -24,10 +24,11 @@ import { onSendHook, writeErrorResponse } from './send'
 type HandledError = Error & { statusCode?: unknown, status?: unknown, code?: unknown, headers?: unknown }
 
 /**
- * The root handler. It alone normalises what was thrown (a string or a plain object becomes an Error with its
- * message, status and code: a thrown object's other fields are never written to the client), applies the error's
- * `headers`, and sets the status: a 4xx/5xx the reply already has, else the error's `statusCode` or `status`, else
- * 500. It logs 5xx as errors and 4xx as info, and sends the error, which is then serialized.
+ * The root handler. It applies the error's `headers` and sets the status: a 4xx/5xx the reply already has, else the
+ * error's `statusCode` or `status`, else 500. It logs 5xx as errors and 4xx as info. An Error is sent as the error
+ * body (`{ statusCode, code, error, message }`, or the route's schema for the status); anything else that was
+ * thrown (a string, a plain object) is sent as the payload itself, as Fastify does; `undefined` and `null` are
+ * `FST_ERR_SEND_UNDEFINED_ERR`.
  */
 export function defaultErrorHandler (this: Instance, thrown: unknown, request: RequestState, reply: ReplyState): void {
   const error: HandledError = toError(thrown)
@@ -38,7 +39,8 @@ export function defaultErrorHandler (this: Instance, thrown: unknown, request: R
   } else {
     reply.log.error({ req: request, res: reply, err: error }, error.message)
   }
-  reply.send(error)
+  if (thrown instanceof Error || thrown === undefined || thrown === null) reply.send(error)
+  else sendAnswer(reply, thrown)
 }
 
 export const defaultErrorHandlerLink: ErrorHandlerLink = { fn: defaultErrorHandler, instance: null, parent: null }

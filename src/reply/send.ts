@@ -45,7 +45,7 @@ export function sendPayload (reply: ReplyState, payload: unknown): void {
     if (contentType === undefined) {
       headers['content-type'] = 'text/plain; charset=utf-8'
     } else if (reply[kReplySerializer] !== null) {
-      serializeAndSend(reply, payload)
+      serializeAndSend(reply, payload, true)
       return
     } else if (contentType.includes('json')) {
       headers['content-type'] = withJsonCharset(contentType)
@@ -80,7 +80,7 @@ export function sendPayload (reply: ReplyState, payload: unknown): void {
   }
   const hooks = reply[kRoute].preSerialization
   if (hooks === null) {
-    serializeAndSend(reply, payload)
+    serializeAndSend(reply, payload, true)
   } else {
     runPayloadHooks(hooks, reply.request, reply, payload, false, preSerializationDone)
   }
@@ -92,15 +92,26 @@ function preSerializationDone (err: unknown, reply: ReplyState, payload: unknown
     return
   }
   // whatever the hooks leave (a string included) is serialized: the content type already says JSON
-  serializeAndSend(reply, payload)
+  serializeAndSend(reply, payload, false)
 }
 
-function serializeAndSend (reply: ReplyState, payload: unknown): void {
-  let body: string
+/**
+ * Serializes, then runs onSend. A serializer that returns neither a string nor a Buffer is a mistake of the
+ * handler's own `reply.serializer()`: called from send() itself (`inSend`), send() throws it to its caller, as in
+ * Fastify; after preSerialization hooks it is the request's error.
+ */
+function serializeAndSend (reply: ReplyState, payload: unknown, inSend: boolean): void {
+  let body: unknown
   try {
     body = serializeReply(reply, reply[kRoute], payload, reply.raw.statusCode)
   } catch (err) {
     handleError(reply, err as Error)
+    return
+  }
+  if (typeof body !== 'string' && !Buffer.isBuffer(body)) {
+    const invalid = new codes.FST_ERR_REP_INVALID_PAYLOAD_TYPE(typeof body)
+    if (inSend) throw invalid
+    handleError(reply, invalid)
     return
   }
   onSendHook(reply, body)

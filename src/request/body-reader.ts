@@ -103,8 +103,9 @@ export function readBody (instance: Instance, request: RequestState, payload: Bo
   function onError (err: Error & { statusCode?: number }): void {
     if (settled) return
     stop()
-    // the body could not be read (a bad gzip stream, a failing preParsing stream): the client's fault, as in Fastify
-    if (typeof err.statusCode !== 'number') err.statusCode = 400
+    // the body could not be read (a bad gzip stream, a failing preParsing stream): the client's fault, as in Fastify,
+    // unless the stream said which error status it is (a 408 from a timing-out decoder, say)
+    if (typeof err.statusCode !== 'number' || err.statusCode < 400) err.statusCode = 400
     done(err)
   }
 

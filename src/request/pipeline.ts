@@ -5,7 +5,6 @@
  */
 import { AsyncResource } from 'node:async_hooks'
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import { failureOf } from '../core/to-error'
 import { kRoute, kReplyHijacked, kReplySendError } from '../core/symbols'
 import { isThenable } from '../core/objects'
 import { runHooks, runPayloadHooks, isAnswered } from '../hooks/runners'
@@ -162,7 +161,8 @@ function invokeHandler (request: RequestState, reply: ReplyState): void {
   try {
     result = route.handler.call(route.instance, request, reply)
   } catch (err) {
-    reply[kReplySendError](failureOf(err))
+    // as thrown, even undefined: a custom error handler sees exactly what the handler threw (as in Fastify)
+    reply[kReplySendError](err)
     return
   }
   if (result === undefined || result === reply) return
@@ -193,5 +193,5 @@ function onHandlerRejected (reply: ReplyState, err: unknown): void {
     reply.log.error({ err }, 'Promise errored, but reply.sent = true was set')
     return
   }
-  reply[kReplySendError](failureOf(err))
+  reply[kReplySendError](err)
 }

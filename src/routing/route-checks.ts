@@ -6,6 +6,7 @@ import { AssertionError } from 'node:assert'
 import { codes } from '../core/errors'
 import { bodylessMethods, supportedMethodSet } from '../core/http-methods'
 import { lifecycleHooks } from '../hooks/hook-names'
+import { checkAsyncArity } from '../hooks/add-hook'
 import type { LooseObject } from '../core/types'
 
 /**
@@ -18,6 +19,7 @@ export function checkHookOptions (opts: LooseObject): void {
     if (value === undefined) continue
     for (const fn of Array.isArray(value) ? value : [value]) {
       if (typeof fn !== 'function') throw new codes.FST_ERR_HOOK_INVALID_HANDLER(name, Object.prototype.toString.call(fn))
+      checkAsyncArity(name, fn)
     }
   }
 }

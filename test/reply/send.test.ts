@@ -156,6 +156,24 @@ test('send() refuses an object under a non-JSON content type at once: it throws,
   assert.equal(res.body, 'sent instead')
 })
 
+test('a reply.serializer() that returns neither a string nor a Buffer makes send() throw to its caller', async () => {
+  const app = enclave()
+  let thrown: any
+  app.get('/', (_request: any, reply: any) => {
+    reply.serializer(() => 42)
+    try {
+      reply.send({ a: 1 })
+    } catch (err) {
+      thrown = err
+    }
+    return reply.serializer(JSON.stringify).send({ recovered: true })
+  })
+  const res = await app.inject('/')
+  assert.equal(thrown.code, 'FST_ERR_REP_INVALID_PAYLOAD_TYPE')
+  assert.equal(res.statusCode, 200)
+  assert.deepEqual(res.json(), { recovered: true })
+})
+
 test('an async handler that returns a value after send() keeps the first answer and logs Fastify\'s warning', async () => {
   const sink = logSink()
   const app = enclave({ logger: { level: 'warn', stream: sink.stream } })
