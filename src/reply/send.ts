@@ -200,8 +200,9 @@ function writeResponse (reply: ReplyState, payload: unknown): void {
   const length = Buffer.byteLength(payload)
   if (given === undefined || (Number(given) !== length && (!isHead || reply[kRoute].autoHead))) headers['content-length'] = String(length)
   if (!writeHead(reply, statusCode, headers)) return
-  // HEAD answers carry the GET route's headers (content-length included) but never a body
-  if (isHead) res.end()
+  // An automatic HEAD answer carries the GET route's headers (content-length included) and no body. A HEAD route of
+  // its own ends with what it sent, as in Fastify: Node writes no body for HEAD on the wire, and inject() shows it.
+  if (isHead && reply[kRoute].autoHead) res.end()
   else res.end(payload)
 }
 

@@ -41,12 +41,16 @@ export function createRequestHandler (app: AppState): RawHandler {
       return
     }
     if (app.closing) {
+      // HTTP/2 has no Connection header (setting one throws): its session is closed by the server's close()
       if (app.options.return503OnClosing) {
-        res.writeHead(503, { 'content-type': 'application/json', 'content-length': String(closingBody.length), connection: 'close' })
+        res.writeHead(503, major === 1
+          ? { 'content-type': 'application/json', 'content-length': String(closingBody.length), connection: 'close' }
+          : { 'content-type': 'application/json', 'content-length': String(closingBody.length) })
         res.end(closingBody)
+        app.logger.info({ res }, 'request aborted - refusing to accept new requests as server is closing')
         return
       }
-      res.setHeader('connection', 'close')
+      if (major === 1) res.setHeader('connection', 'close')
     }
     if (rewriteUrl !== undefined && !rewrite(app, rewriteUrl, req, res)) return
     if (!app.hasConstraints) {
@@ -108,8 +112,20 @@ function dispatch (app: AppState, req: RawRequest, res: ServerResponse, found: F
     frameworkError(app, req, res, new codes.FST_ERR_BAD_URL(req.url))
     return
   }
-  if (app.defaultRoute === null) startNotFound(app, req, res)
+  if (!supportedMethodSet.has(req.method as string)) unknownMethod(app, req, res)
+  else if (app.defaultRoute === null) startNotFound(app, req, res)
   else runDefaultRoute(app, app.defaultRoute, req, res)
+}
+
+/**
+ * A method no route can have (HTTP/2 lets any token through; Node's HTTP/1 parser refuses them earlier): 404
+ * FST_ERR_NOT_FOUND through the root's error handler, without the not-found handlers, which are routes of known
+ * methods (as in Fastify).
+ */
+function unknownMethod (app: AppState, req: IncomingMessage, res: ServerResponse): void {
+  const reply = createReply(app, app.notFoundByPrefix.get('')!.compiled!, req, res, {}, {})
+  if (app.requestLogging) reply.request.log.info({ req: reply.request }, 'incoming request')
+  reply.code(404).send(new codes.FST_ERR_NOT_FOUND())
 }
 
 /** Starts the not-found handler of the URL's context: what an unmatched request gets (`getDefaultRoute()`). */

@@ -23,7 +23,7 @@ export function createReply (app: AppState, route: CompiledRoute, req: IncomingM
   // called unbound: a user generator must not see the internal compiled route as `this`
   const genReqId = route.genReqId
   const id = genReqId(req)
-  const log = app.loggingEnabled ? route.requestLogger(id, req) : app.logger
+  const log = route.requestLogger === null ? app.logger : route.requestLogger(id, req)
   const request = new route.Request(id, params, req, query, log, route)
   const reply = new route.Reply(res, request, log, route)
   for (const [key, value] of route.requestProps) request[key] = value

@@ -72,12 +72,14 @@ function inherited<K extends keyof RequestIdentitySettings> (context: PluginCont
 export interface RequestIdentityDefaults {
   options: NormalizedOptions
   logger: Logger
+  /** Whether the app logs at all: without a logger, a request's logger is the app's (unless a factory is set). */
+  loggingEnabled: boolean
   /** The factory's generator (with the header rule), shared by every context that does not call `setGenReqId`. */
   genReqId: GenReqId
 }
 
-export function requestIdentityDefaults (options: NormalizedOptions, logger: Logger): RequestIdentityDefaults {
-  return { options, logger, genReqId: withRequestIdHeader(options.requestIdHeader, options.genReqId ?? counterReqIdGenerator()) }
+export function requestIdentityDefaults (options: NormalizedOptions, logger: Logger, loggingEnabled: boolean): RequestIdentityDefaults {
+  return { options, logger, loggingEnabled, genReqId: withRequestIdHeader(options.requestIdHeader, options.genReqId ?? counterReqIdGenerator()) }
 }
 
 /** The id generator of a route of `plugin`: its context's (or an ancestor's) `setGenReqId`, else the factory's. */
@@ -89,8 +91,10 @@ export function resolveGenReqId (plugin: PluginContext, defaults: RequestIdentit
 /**
  * The logger builder of one route: route option > context `setChildLoggerFactory` > factory option > pino's child.
  * Bindings are `{ [requestIdLogLabel]: id }`; child options carry the route's `logLevel`, else its plugin's.
+ * `null` when there is nothing to build: logging is off and no factory was set (a factory is called either way,
+ * as in Fastify: it may attach what the handlers read).
  */
-export function resolveRequestLogger (route: RouteOptions, plugin: PluginContext, instance: Instance, defaults: RequestIdentityDefaults): RequestLoggerBuilder {
+export function resolveRequestLogger (route: RouteOptions, plugin: PluginContext, instance: Instance, defaults: RequestIdentityDefaults): RequestLoggerBuilder | null {
   const { logger, options } = defaults
   const label = options.requestIdLogLabel
   const level = route.logLevel ?? plugin.logLevel
@@ -103,6 +107,7 @@ export function resolveRequestLogger (route: RouteOptions, plugin: PluginContext
   const factory = (route.childLoggerFactory as ChildLoggerFactory | undefined) ?? inherited(plugin, 'childLoggerFactory') ??
     options.childLoggerFactory
   if (factory === undefined) {
+    if (!defaults.loggingEnabled) return null
     const childOptions = childLoggerOptions(level, serializers)
     return (id) => logger.child({ [label]: id }, childOptions)
   }

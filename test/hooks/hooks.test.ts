@@ -263,7 +263,10 @@ describe('hook errors', () => {
 
   test('a hook that is not a function is rejected', () => {
     const app: any = enclave()
-    assert.throws(() => app.addHook('onRequest', 'nope'), { code: 'FST_ERR_HOOK_INVALID_HANDLER' })
+    assert.throws(() => app.addHook('onRequest', 'nope'), { code: 'FST_ERR_HOOK_INVALID_HANDLER', message: 'onRequest hook should be a function, instead got [object String]' })
+    // a missing function is named as given
+    assert.throws(() => app.addHook('preHandler', null), { code: 'FST_ERR_HOOK_INVALID_HANDLER', message: 'preHandler hook should be a function, instead got null' })
+    assert.throws(() => app.addHook('preParsing'), { code: 'FST_ERR_HOOK_INVALID_HANDLER', message: 'preParsing hook should be a function, instead got undefined' })
   })
 })
 

@@ -5,6 +5,8 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { Readable } from 'node:stream'
+import net from 'node:net'
+import { once } from 'node:events'
 import { enclave, logSink } from '../helpers'
 
 test('each kind of payload gets its content type and its exact length', async () => {
@@ -75,6 +77,29 @@ test('HEAD answers carry the GET route\'s headers and length, never its body', a
   assert.equal(res.body, '')
   assert.equal(res.headers['content-type'], 'application/json; charset=utf-8')
   assert.equal(res.headers['content-length'], String('{"hello":"world"}'.length))
+})
+
+test('a HEAD route of its own ends with what it sent: inject shows it, a real socket carries no body', async () => {
+  const app = enclave()
+  app.route({ method: 'HEAD', url: '/', constraints: { host: 'example.test' }, handler: (_request: any, reply: any) => { reply.type('text/plain').send('own HEAD') } })
+  app.get('/', { constraints: { host: 'example.test' } }, () => ({ from: 'GET' }))
+  const injected = await app.inject({ method: 'HEAD', url: '/', headers: { host: 'example.test' } })
+  assert.equal(injected.body, 'own HEAD')
+  assert.equal(injected.headers['content-length'], '8')
+  await app.listen({ port: 0, host: '127.0.0.1' })
+  try {
+    const socket = net.connect(app.server.address().port, '127.0.0.1')
+    let raw = ''
+    socket.setEncoding('latin1')
+    socket.on('data', (chunk: string) => { raw += chunk })
+    socket.end('HEAD / HTTP/1.1\r\nHost: example.test\r\nConnection: close\r\n\r\n')
+    await once(socket, 'close')
+    assert.match(raw, /^HTTP\/1\.1 200 OK\r\n/)
+    assert.match(raw, /\r\ncontent-length: 8\r\n/)
+    assert.ok(raw.endsWith('\r\n\r\n'), raw)
+  } finally {
+    await app.close()
+  }
 })
 
 test('a stream is piped without a Content-Length; an error before its first byte is answered 500', async () => {

@@ -94,6 +94,31 @@ describe('request parts', () => {
     assert.equal(body.hasSchema, true)
   })
 
+  test('routeOptions cannot be replaced or changed by a handler', async () => {
+    const app: any = enclave()
+    app.post('/', { bodyLimit: 1000 }, async (req: any) => {
+      const attempts: Record<string, string> = {}
+      const attempt = (name: string, change: () => void): void => {
+        try {
+          change()
+          attempts[name] = 'changed'
+        } catch (err) {
+          attempts[name] = (err as Error).name
+        }
+      }
+      attempt('replace', () => { req.routeOptions = null })
+      attempt('method', () => { req.routeOptions.method = 'PUT' })
+      attempt('bodyLimit', () => { req.routeOptions.bodyLimit = 1 })
+      // the route's config and schema objects are reachable, not listed
+      const listed = Object.keys(req.routeOptions).filter((key) => key === 'config' || key === 'schema')
+      return { attempts, method: req.routeOptions.method, bodyLimit: req.routeOptions.bodyLimit, listed, config: req.routeOptions.config }
+    })
+    const res = await app.inject({ method: 'POST', url: '/', payload: { a: 1 } })
+    assert.deepEqual(res.json(), {
+      attempts: { replace: 'TypeError', method: 'TypeError', bodyLimit: 'TypeError' }, method: 'POST', bodyLimit: 1000, listed: [], config: { method: 'POST', url: '/' }
+    })
+  })
+
   test('routeOptions.version is the version constraint', async () => {
     const app: any = enclave()
     app.get('/', { constraints: { version: '1.2.0' } }, async (req: any) => ({ version: req.routeOptions.version }))

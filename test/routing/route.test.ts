@@ -103,18 +103,26 @@ test('register prefix: routes are prefixed; a "/" route answers /p and /p/', asy
   await app.close()
 })
 
-test('a prefix given with a trailing slash, and the "/" prefix, do not double the slash', async () => {
+test('a prefix given with its trailing slash is the route\'s path as given: "/p/" answers "/p/" (and "/p//"), not "/p"', async () => {
   const app = enclave()
   app.register(async (child: any) => {
     child.get('/', async () => 'root of p')
     child.get('/x', async () => 'x')
   }, { prefix: '/p/' })
   app.register(async (child: any) => { child.get('/', async () => 'slash root') }, { prefix: '/' })
-  assert.equal((await app.inject('/p')).payload, 'root of p')
+  assert.equal((await app.inject('/p')).statusCode, 404)
   assert.equal((await app.inject('/p/')).payload, 'root of p')
+  assert.equal((await app.inject('/p//')).payload, 'root of p')
   assert.equal((await app.inject('/p/x')).payload, 'x')
-  assert.equal((await app.inject('/p//')).statusCode, 404)
   assert.equal((await app.inject('/')).payload, 'slash root')
+  await app.close()
+})
+
+test('with ignoreDuplicateSlashes, a prefix given with its trailing slash registers its "/" route once', async () => {
+  const app = enclave({ ignoreDuplicateSlashes: true })
+  app.register(async (child: any) => { child.get('/', async () => 'root of p') }, { prefix: '/p/' })
+  assert.equal((await app.inject('/p/')).payload, 'root of p')
+  assert.equal((await app.inject('/p//')).payload, 'root of p')
   await app.close()
 })
 
@@ -195,6 +203,28 @@ test('invalid route options throw at registration with the right code', () => {
   assert.throws(() => app.get('/', 'nope'), { code: 'FST_ERR_ROUTE_OPTIONS_NOT_OBJ' })
   // nothing was registered by the failed calls
   assert.equal(app.hasRoute({ method: 'GET', url: '/' }), false)
+})
+
+test('shortcut arguments: with a handler third, the options must be an object; without, a function second is the handler', async () => {
+  const app = enclave()
+  for (const options of [undefined, null, '', 1, []]) {
+    assert.throws(() => app.get('/a', options, async () => 'x'), { code: 'FST_ERR_ROUTE_OPTIONS_NOT_OBJ' }, String(options))
+  }
+  assert.throws(() => app.get('/a', { handler: 'nope' }, async () => 'x'), { code: 'FST_ERR_ROUTE_HANDLER_NOT_FN' })
+  assert.throws(() => app.get(42, async () => 'x'), { code: 'FST_ERR_INVALID_URL' })
+  app.get('/fn', async () => 'function second')
+  app.get('/opts', { handler: async () => 'handler in options' })
+  assert.throws(() => app.get('/none', undefined), { code: 'FST_ERR_ROUTE_MISSING_HANDLER' })
+  assert.equal((await app.inject('/fn')).body, 'function second')
+  assert.equal((await app.inject('/opts')).body, 'handler in options')
+})
+
+test('route options are checked in Fastify\'s order: a bad bodyLimit is named before a missing url', () => {
+  const app = enclave()
+  assert.throws(() => app.route({ method: 'PUT', bodyLimit: false, handler: () => null }), {
+    code: 'FST_ERR_ROUTE_BODY_LIMIT_OPTION_NOT_INT', message: "'bodyLimit' option must be an integer > 0. Got 'false'"
+  })
+  assert.throws(() => app.route({ method: 'GET', handler: () => null }), { name: 'AssertionError', message: 'The path could not be empty' })
 })
 
 test('routes cannot be added after the app started', async () => {
@@ -331,8 +361,15 @@ test('hasRoute, findRoute, printRoutes', async () => {
   assert.equal(typeof found.handler, 'function')
   assert.deepEqual(found.params, { id: ':id' })
   assert.deepEqual(found.searchParams, {})
-  assert.deepEqual(found.config, { c: 1 })
+  assert.deepEqual(Object.keys(found).sort(), ['handler', 'params', 'searchParams'])
   assert.equal(app.findRoute({ method: 'DELETE', url: '/users' }), null)
+  // a lookup, as a request would do it: concrete urls are found too, and what the caller changes stays theirs
+  assert.equal(app.hasRoute({ method: 'GET', url: '/users/42' }), true)
+  assert.deepEqual(app.findRoute({ method: 'GET', url: '/users/42' }).params, { id: '42' })
+  found.params.extra = 'x'
+  assert.deepEqual(app.findRoute({ method: 'GET', url: '/users/:id' }).params, { id: ':id' })
+  assert.equal(app.hasRoute({} as any), false)
+  assert.equal(app.hasRoute({ method: 'GET' } as any), false)
   const printed = app.printRoutes()
   assert.equal(typeof printed, 'string')
   assert.match(printed, /users/)
