@@ -10,7 +10,7 @@ import { Buffer } from 'node:buffer'
 import { validateHeaderName, validateHeaderValue, type OutgoingHttpHeaders } from 'node:http'
 import { finished, Readable } from 'node:stream'
 import { codes } from '../core/errors'
-import { kRoute, kReplySerializer, kReplyHeaders, kReplyTrailers } from '../core/symbols'
+import { kApp, kRoute, kReplySerializer, kReplyHeaders, kReplyTrailers } from '../core/symbols'
 import { runPayloadHooks } from '../hooks/runners'
 import { serializeReply } from './payload-serializer'
 import { handleError } from './error-handler'
@@ -290,7 +290,7 @@ function sendStream (reply: ReplyState, payload: Readable): void {
     sourceDone = true
     if (err && (err as NodeJS.ErrnoException).code !== 'ERR_STREAM_PREMATURE_CLOSE') {
       if (res.headersSent) {
-        reply.log.warn({ err }, 'response stream errored after headers were sent')
+        reply.log.warn({ err }, 'response terminated with an error with headers already sent')
         res.destroy()
       } else {
         handleError(reply, err)
@@ -299,8 +299,8 @@ function sendStream (reply: ReplyState, payload: Readable): void {
   })
   finished(res, () => {
     if (sourceDone) return
-    // the client went away before the end (Fastify's words in the log): the stream is released, not read on
-    reply.log.info('stream closed prematurely')
+    // the client went away before the end (Fastify's words in the log, a request line): the stream is released
+    if (reply[kRoute].instance[kApp].requestLogging) reply.log.info({ res }, 'stream closed prematurely')
     releaseStream(payload)
   })
   if (!trailed) {

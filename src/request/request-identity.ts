@@ -7,6 +7,7 @@
  */
 import type { IncomingMessage } from 'node:http'
 import { codes } from '../core/errors'
+import { missingLoggerMethods } from '../core/logger-shape'
 import { assertSetter } from '../core/start-guard'
 import type { Instance } from '../encapsulation/app-state'
 import type { Logger } from '../types/logger'
@@ -112,7 +113,12 @@ export function resolveRequestLogger (route: RouteOptions, plugin: PluginContext
     return (id) => logger.child({ [label]: id }, childOptions)
   }
   // fresh objects per request: a factory may add to them (Fastify's example adds bindings)
-  return (id, req) => factory.call(instance, logger, { [label]: id }, childLoggerOptions(level, serializers) ?? {}, req)
+  return (id, req) => {
+    const child: unknown = factory.call(instance, logger, { [label]: id }, childLoggerOptions(level, serializers) ?? {}, req)
+    const missing = missingLoggerMethods(child)
+    if (missing.length > 0) throw new codes.FST_ERR_LOG_INVALID_LOGGER(missing.join(','))
+    return child as Logger
+  }
 }
 
 function childLoggerOptions (level: string | undefined, serializers: Record<string, AnyFn> | undefined): Record<string, unknown> | undefined {

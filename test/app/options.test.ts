@@ -241,7 +241,7 @@ test('exposeHeadRoutes: false means GET routes do not answer HEAD', async () => 
   assert.equal(app.hasRoute({ method: 'HEAD', url: '/' }), false)
 })
 
-test('rewriteUrl: routes by the rewritten URL; a non-string keeps the URL (logged), a throw answers 500', async () => {
+test('rewriteUrl: routes by the rewritten URL; a non-string resets the connection without routing (logged); a throw answers 500', async () => {
   const lines: any[] = []
   const app = enclave({
     logger: { level: 'error', stream: { write (line: string) { lines.push(JSON.parse(line)) } } },
@@ -251,20 +251,26 @@ test('rewriteUrl: routes by the rewritten URL; a non-string keeps the URL (logge
       return req.url.replace(/^\/old\//, '/new/')
     }
   })
+  let reached = false
   app.get('/new/:name', async (req: any) => ({ url: req.url, originalUrl: req.originalUrl, name: req.params.name }))
-  app.get('/number', async () => 'kept')
+  app.get('/number', async () => { reached = true; return 'must not be reached' })
 
   const rewritten = await app.inject('/old/a?x=1')
   assert.deepEqual(rewritten.json(), { url: '/new/a?x=1', originalUrl: '/old/a?x=1', name: 'a' })
 
-  const kept = await app.inject('/number')
-  assert.deepEqual([kept.statusCode, kept.payload], [200, 'kept'])
-  assert.deepEqual(lines.map((l) => [l.err?.code, l.msg]), [['FST_ERR_ROUTE_REWRITE_NOT_STR', 'rewriteUrl did not return a string: the URL is kept']])
-  assert.equal(lines[0].err.message, 'Rewrite url for "/number" needs to be of type "string" but received "number"')
+  await app.listen({ port: 0, host: '127.0.0.1' })
+  try {
+    await assert.rejects(rawGet(app.server.address().port, '/number'), { code: 'ECONNRESET' })
+    assert.equal(reached, false)
+    const notString = lines.find((l) => l.err?.code === 'FST_ERR_ROUTE_REWRITE_NOT_STR')
+    assert.equal(notString.msg, 'Rewrite url for "/number" needs to be of type "string" but received "number"')
 
-  const broken = await app.inject('/broken')
-  assert.deepEqual([broken.statusCode, broken.json()], [500, { statusCode: 500, error: 'Internal Server Error', message: 'rewrite failed' }])
-  assert.equal((await app.inject('/old/b')).json().name, 'b')
+    const broken = await app.inject('/broken')
+    assert.deepEqual([broken.statusCode, broken.json()], [500, { statusCode: 500, error: 'Internal Server Error', message: 'rewrite failed' }])
+    assert.equal((await app.inject('/old/b')).json().name, 'b')
+  } finally {
+    await app.close()
+  }
 })
 
 test('options Fastify types are checked as Fastify checks them: its code, Ajv\'s wording, its coercions', () => {

@@ -242,6 +242,53 @@ describe('request.log', () => {
     await app.inject('/')
     assert.deepEqual(sink.lines.map((l) => l.msg), ['only me'])
   })
+
+  test('disableRequestLogging also silences the default error handler\'s lines (as Fastify 4); onError still sees the error', async () => {
+    const sink = logSink()
+    const app: any = enclave({ logger: { stream: sink.stream }, disableRequestLogging: true })
+    const seen: string[] = []
+    app.addHook('onError', async (_request: any, _reply: any, err: Error) => { seen.push(err.message) })
+    app.get('/500', async () => { throw new Error('server side') })
+    app.get('/400', async () => { throw Object.assign(new Error('client side'), { statusCode: 400 }) })
+    assert.equal((await app.inject('/500')).statusCode, 500)
+    assert.equal((await app.inject('/400')).statusCode, 400)
+    assert.deepEqual(sink.lines, [])
+    assert.deepEqual(seen, ['server side', 'client side'])
+  })
+})
+
+test('a genReqId that throws or a childLoggerFactory that returns no logger answers 500 with the error, and the server lives on', async () => {
+  const sink = logSink()
+  let failing = true
+  const app: any = enclave({
+    logger: { level: 'error', stream: sink.stream },
+    genReqId: () => {
+      if (failing) throw new Error('no id today')
+      return 'id-1'
+    }
+  })
+  app.get('/', async () => 'ok')
+  app.get('/bad-logger', { childLoggerFactory: () => undefined }, async () => 'never')
+  await app.listen({ port: 0, host: '127.0.0.1' })
+  try {
+    const base = `http://127.0.0.1:${app.server.address().port}`
+    const broken = await fetch(`${base}/`)
+    assert.equal(broken.status, 500)
+    assert.deepEqual(await broken.json(), { statusCode: 500, error: 'Internal Server Error', message: 'no id today' })
+    failing = false
+    const badLogger = await fetch(`${base}/bad-logger`)
+    assert.equal(badLogger.status, 500)
+    assert.deepEqual(await badLogger.json(), {
+      statusCode: 500,
+      code: 'FST_ERR_LOG_INVALID_LOGGER',
+      error: 'Internal Server Error',
+      message: "Invalid logger object provided. The logger instance should have these functions(s): 'info,error,debug,fatal,warn,trace,child'."
+    })
+    assert.equal(await (await fetch(`${base}/`)).text(), 'ok')
+    assert.deepEqual(sink.lines.map((line) => line.err?.code ?? line.err?.message), ['no id today', 'FST_ERR_LOG_INVALID_LOGGER'])
+  } finally {
+    await app.close()
+  }
 })
 
 test('requestIdHeader is matched whatever its case (Node lower-cases incoming header names)', async () => {

@@ -1,6 +1,6 @@
 import { test, describe } from 'node:test'
 import assert from 'node:assert/strict'
-import { enclave } from '../helpers'
+import { enclave, logSink } from '../helpers'
 
 const methods = ['get', 'post', 'put', 'delete', 'options', 'patch'] as const
 
@@ -767,6 +767,25 @@ describe('asynchronous constraint strategies and the frameworkErrors option', ()
     throwing.get('/:id', async () => 'ok')
     res = await throwing.inject({ url: '/%zz' })
     assert.deepEqual([res.statusCode, res.json().message], [500, 'handler bug'])
+  })
+
+  test('the request a frameworkErrors handler gets is a logged request of its own: its id, its logger, its "incoming request" line', async () => {
+    const sink = logSink()
+    const app = enclave({
+      logger: { level: 'info', stream: sink.stream },
+      genReqId: () => 'bad-url-1',
+      frameworkErrors (_err: any, request: any, reply: any) {
+        request.log.info('answering a bad url')
+        reply.code(400).send({ id: request.id })
+      }
+    })
+    app.get('/:id', async () => 'ok')
+    const res = await app.inject({ url: '/%zz' })
+    assert.deepEqual(res.json(), { id: 'bad-url-1' })
+    const incoming = sink.lines.find((line) => line.msg === 'incoming request')
+    assert.equal(incoming.reqId, 'bad-url-1')
+    assert.equal(incoming.req.url, '/%zz')
+    assert.equal(sink.lines.find((line) => line.msg === 'answering a bad url').reqId, 'bad-url-1')
   })
 })
 
