@@ -3,7 +3,7 @@
  * way the runner moves on exactly once per hook. They are called only with non-empty lists (empty ones are null).
  */
 import { failureOf } from '../core/to-error'
-import { kReplyErrorHandler } from '../core/symbols'
+import { kReplyErrorHandler, kReplyHijacked } from '../core/symbols'
 import { isThenable } from '../core/objects'
 import type { AnyFn } from '../core/types'
 import type { RequestState } from '../request/request'
@@ -43,7 +43,7 @@ export function runHooks (hooks: AnyFn[], request: RequestState, reply: ReplySta
       result = fn(request, reply, once)
     } catch (error) {
       settled = true
-      done(failureOf(error), request, reply)
+      if (!reply[kReplyHijacked]) done(failureOf(error), request, reply)
       return
     }
     if (isThenable(result)) {
@@ -60,7 +60,8 @@ export function runHooks (hooks: AnyFn[], request: RequestState, reply: ReplySta
   function rejected (err: unknown): void {
     if (settled) return
     settled = true
-    done(failureOf(err), request, reply)
+    // a hook that hijacked the reply owns the answer: what it throws afterwards is its own business, as in Fastify
+    if (!reply[kReplyHijacked]) done(failureOf(err), request, reply)
   }
 }
 
