@@ -94,7 +94,8 @@ function handleBody (request: RequestState, reply: ReplyState, payload: BodyStre
   // carries on after it, as in Fastify. One resource per request, entered when the body is in (not
   // `AsyncResource.bind`, which builds a deprecation getter per call: a third of the body path's time).
   const scope = new AsyncResource('enclave:body')
-  route.contentTypeParsers.parse(route.instance, request, payload, contentType, route.bodyLimit, route.isNotFound,
+  // the route's own bodyLimit, if it has one: a parser's limit never loosens it (as in Fastify)
+  route.contentTypeParsers.parse(route.instance, request, payload, contentType, route.options.bodyLimit, route.isNotFound,
     (err: unknown, body?: unknown): void => { scope.runInAsyncScope(bodyParsed, null, err, body, request, reply) })
 }
 
