@@ -128,7 +128,14 @@ function afterPreValidation (err: unknown, request: RequestState, reply: ReplySt
   }
   const route = request[kRoute]
   if (route.validation !== null) {
-    const validationError = validateRequest(route.validation, request, route.instance)
+    let validationError: Error | undefined
+    try {
+      validationError = validateRequest(route.validation, request, route.instance)
+    } catch (err) {
+      // a throwing schema error formatter, a validator compiler that gave no function: a 500, not a 400
+      reply[kReplySendError](err)
+      return
+    }
     if (validationError !== undefined) {
       if (!route.attachValidation) {
         reply.send(validationError)
