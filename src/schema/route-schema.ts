@@ -50,14 +50,19 @@ export function normalizeRouteSchema (url: string, schema: JsonSchema | undefine
     if (!given) continue
     if (part === 'body' && isObjectLike(given) && given.content) {
       normalizeContentMap(given.content, expand)
-      schema.body = given
+      writeBack(schema, 'body', given)
     } else {
-      schema[part] = expand(given)
+      writeBack(schema, part, expand(given))
     }
   }
   if (isObjectLike(schema.response)) normalizeResponses(schema.response, expand)
   normalized.add(schema)
   return schema
+}
+
+/** Only a value that changed is written: a frozen schema that needs no normalization compiles as it is. */
+function writeBack (target: JsonSchema, key: string, value: unknown): void {
+  if (target[key] !== value) target[key] = value
 }
 
 /** `{ 'application/json': { schema }, … }`: every media type needs its schema. */
@@ -66,7 +71,7 @@ function normalizeContentMap (content: unknown, expand: (schema: unknown) => unk
   for (const mediaType of Object.keys(content)) {
     const media = content[mediaType]
     if (!isObjectLike(media) || !media.schema) throw new codes.FST_ERR_SCH_CONTENT_MISSING_SCHEMA(mediaType)
-    media.schema = expand(media.schema)
+    writeBack(media, 'schema', expand(media.schema))
   }
 }
 
@@ -79,7 +84,7 @@ function normalizeResponses (response: JsonSchema, expand: (schema: unknown) => 
   for (const key of Object.keys(response)) {
     const entry = unwrapFluentSchema(response[key])
     if (isResponseContentMap(entry)) normalizeContentMap(entry.content, expand)
-    response[key] = isResponseContentMap(entry) ? entry : expand(entry)
+    writeBack(response, key, isResponseContentMap(entry) ? entry : expand(entry))
   }
 }
 

@@ -132,3 +132,15 @@ test('a schema part given as undefined emits Fastify\'s FSTWRN001 warning for ea
     'FastifyWarning: The params schema for POST: /:id is missing. This may indicate the schema is not well specified.'
   ])
 })
+
+test('a frozen route schema that needs no normalization compiles as it is (only changed values are written back)', async () => {
+  const deepFreeze = (value: any): any => {
+    for (const inner of Object.values(value)) if (inner !== null && typeof inner === 'object') deepFreeze(inner)
+    return Object.freeze(value)
+  }
+  const app = enclave()
+  const integer = { type: 'object', properties: { a: { type: 'integer' } } }
+  app.get('/', { schema: deepFreeze({ querystring: integer, response: { 200: integer } }) }, async (req: any) => ({ a: req.query.a, b: 2 }))
+  const res = await app.inject('/?a=1')
+  assert.deepEqual([res.statusCode, res.body], [200, '{"a":1}'])
+})
