@@ -145,19 +145,26 @@ function sendErrorPayload (reply: ReplyState, error: HandledError): void {
   }
   const headers = reply[kReplyHeaders]
   headers['content-type'] = 'application/json; charset=utf-8'
-  let body: string
+  let body: unknown
   try {
     body = serializeErrorPayload(reply[kRoute], payload, error !== null && typeof error === 'object' ? error : payload)
   } catch (serializationError) {
-    reply.log.error({ err: serializationError }, 'the error payload could not be serialized')
+    // Fastify's words, and its body for this case (no `error` key)
+    reply.log.error({ err: serializationError, statusCode }, 'The serializer for the given status code failed')
     reply.raw.statusCode = 500
     const failure = new codes.FST_ERR_FAILED_ERROR_SERIALIZATION((serializationError as Error).message, payload.message)
-    body = defaultErrorBody({ statusCode: 500, code: failure.code, error: statusText(500), message: failure.message })
+    body = defaultErrorBody({ statusCode: 500, code: failure.code, message: failure.message })
+  }
+  if (typeof body !== 'string' && !Buffer.isBuffer(body)) {
+    // a custom serializer of the status gave no text: answering with it would fail while writing
+    reply.raw.statusCode = 500
+    const invalid = new codes.FST_ERR_REP_INVALID_PAYLOAD_TYPE(typeof body)
+    body = defaultErrorBody({ statusCode: 500, code: invalid.code, message: invalid.message })
   }
   reply[kReplyStarted] = true
   if (reply[kReplySendingError]) {
     // onSend (or the write) failed on the error body itself: answer with this error, skipping the hooks
-    writeErrorResponse(reply, body)
+    writeErrorResponse(reply, body as string | Buffer)
     return
   }
   reply[kReplySendingError] = true

@@ -26,6 +26,10 @@ function withJsonCharset (contentType: string): string {
   return trimmed.endsWith(';') ? trimmed + ' charset=utf-8' : trimmed + '; charset=utf-8'
 }
 
+function isEmptyBody (payload: unknown): boolean {
+  return payload === '' || (Buffer.isBuffer(payload) && payload.length === 0)
+}
+
 /** Streams (node or web) and fetch `Response`s are pre-serialized: they go straight to onSend. */
 function isStreamLike (payload: object): boolean {
   const candidate = payload as { pipe?: unknown, getReader?: unknown }
@@ -75,7 +79,8 @@ export function sendPayload (reply: ReplyState, payload: unknown): void {
     if (payload !== null) throw new codes.FST_ERR_REP_INVALID_PAYLOAD_TYPE(typeof payload)
     onSendHook(reply, null)
     return
-  } else if (contentType.includes('json')) {
+  } else if (reply[kReplySerializer] === null && contentType.includes('json')) {
+    // with a serializer of the reply's own, the content type stays exactly as set (as in Fastify)
     headers['content-type'] = withJsonCharset(contentType)
   }
   const hooks = reply[kRoute].preSerialization
@@ -151,13 +156,16 @@ function writeResponse (reply: ReplyState, payload: unknown): void {
   if (statusCode === 204 || statusCode === 304 || (statusCode >= 100 && statusCode < 200)) {
     // these statuses never carry a body: drop the headers describing one we were given (headers set for an
     // empty answer, such as a CORS preflight's `content-length: 0`, are the user's choice and stay)
-    if (payload !== undefined && payload !== null) {
+    // a 304 sent with an empty body keeps `content-length: 0` (@fastify/etag's onSend answers so), as in Fastify
+    const empty304 = statusCode === 304 && isEmptyBody(payload)
+    if (payload !== undefined && payload !== null && !empty304) {
       delete headers['content-length']
       delete headers['transfer-encoding']
       if (statusCode === 204) delete headers['content-type']
       // a stream sent with such a status is read to its end and dropped, so that its producer finishes (as Fastify)
       if (typeof (payload as Partial<Readable>).resume === 'function') drain(payload as Readable)
     }
+    if (empty304) headers['content-length'] = '0'
     if (writeHead(reply, statusCode, headers)) res.end()
     return
   }
@@ -207,7 +215,7 @@ function writeResponse (reply: ReplyState, payload: unknown): void {
 }
 
 /** Last resort for an error body whose onSend hooks failed: written without hooks; failing here ends the socket. */
-export function writeErrorResponse (reply: ReplyState, body: string): void {
+export function writeErrorResponse (reply: ReplyState, body: string | Buffer): void {
   const res = reply.raw
   if (res.writableEnded || res.destroyed) return
   const headers = reply[kReplyHeaders]

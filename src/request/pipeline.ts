@@ -127,7 +127,8 @@ function handleBody (request: RequestState, reply: ReplyState, payload: BodyStre
   // carries on after it, as in Fastify. One resource per request, entered when the body is in (not
   // `AsyncResource.bind`, which builds a deprecation getter per call: a third of the body path's time).
   const scope = new AsyncResource('enclave:body')
-  route.contentTypeParsers.parse(route.instance, request, payload, contentType, route.bodyLimit, route.isNotFound,
+  // the route's own bodyLimit, if it has one: a parser's limit never loosens it (as in Fastify)
+  route.contentTypeParsers.parse(route.instance, request, payload, contentType, route.options.bodyLimit, route.isNotFound,
     (err: unknown, body?: unknown): void => { scope.runInAsyncScope(bodyParsed, null, err, body, request, reply) })
 }
 
@@ -160,7 +161,14 @@ function afterPreValidation (err: unknown, request: RequestState, reply: ReplySt
   }
   const route = request[kRoute]
   if (route.validation !== null) {
-    const validationError = validateRequest(route.validation, request, route.instance)
+    let validationError: Error | undefined
+    try {
+      validationError = validateRequest(route.validation, request, route.instance)
+    } catch (err) {
+      // a throwing schema error formatter, a validator compiler that gave no function: a 500, not a 400
+      reply[kReplySendError](err)
+      return
+    }
     if (validationError !== undefined) {
       if (!route.attachValidation) {
         reply.send(validationError)

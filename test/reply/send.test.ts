@@ -39,6 +39,17 @@ test('a JSON content type set by the handler gets charset=utf-8; other types are
   assert.equal((await app.inject('/text')).headers['content-type'], 'text/csv')
 })
 
+test('with a serializer of the reply\'s own, the content type stays exactly as set (no charset added)', async () => {
+  const app = enclave()
+  app.get('/json', (_request: any, reply: any) => { reply.type('application/json').serializer(JSON.stringify).send({ a: 1 }) })
+  app.get('/vnd', (_request: any, reply: any) => { reply.type('application/vnd.api+json').serializer(JSON.stringify).send({ a: 1 }) })
+  app.get('/string', (_request: any, reply: any) => { reply.type('application/json').serializer((s: string) => `[${s}]`).send('x') })
+  for (const [url, type, body] of [['/json', 'application/json', '{"a":1}'], ['/vnd', 'application/vnd.api+json', '{"a":1}'], ['/string', 'application/json', '[x]']]) {
+    const res = await app.inject(url)
+    assert.deepEqual([res.headers['content-type'], res.body], [type, body], url)
+  }
+})
+
 test('an object under a non-JSON content type cannot be written: 500 FST_ERR_REP_INVALID_PAYLOAD_TYPE', async () => {
   const app = enclave()
   app.get('/', (_request: any, reply: any) => { reply.type('text/plain').send({ a: 1 }) })
@@ -67,6 +78,28 @@ test('204 and 304 answers never carry a body, nor the headers that describe one'
   const notModified = await app.inject('/304')
   assert.equal(notModified.statusCode, 304)
   assert.equal(notModified.body, '')
+})
+
+test('a 304 sent with an empty body keeps content-length: 0, as an etag onSend hook answers it', async (t) => {
+  const app = enclave()
+  app.addHook('onSend', async (request: any, reply: any, payload: unknown) => {
+    if (request.headers['if-none-match'] !== '"v1"') return payload
+    reply.code(304)
+    return ''
+  })
+  app.get('/', (_request: any, reply: any) => { reply.header('etag', '"v1"').send({ big: 'x'.repeat(100) }) })
+  app.get('/empty', (_request: any, reply: any) => { reply.code(304).send('') })
+  const fresh = await app.inject('/')
+  assert.equal(fresh.statusCode, 200)
+  const cached = await app.inject({ url: '/', headers: { 'if-none-match': '"v1"' } })
+  assert.deepEqual([cached.statusCode, cached.headers['content-length'], cached.body], [304, '0', ''])
+  const empty = await app.inject('/empty')
+  assert.deepEqual([empty.statusCode, empty.headers['content-length'], empty.body], [304, '0', ''])
+  // and over a socket, where the next request on the connection is not taken for a body
+  await app.listen({ port: 0 })
+  t.after(() => app.close())
+  const res = await fetch(`http://127.0.0.1:${app.server.address().port}/`, { headers: { 'if-none-match': '"v1"' } })
+  assert.deepEqual([res.status, res.headers.get('content-length'), await res.text()], [304, '0', ''])
 })
 
 test('HEAD answers carry the GET route\'s headers and length, never its body', async () => {
