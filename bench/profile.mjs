@@ -1,6 +1,6 @@
 /**
  * CPU profile of one server under one load scenario:
- *   node bench/profile.mjs <enclave|fastify|node> <a|b|c|d|e|f> [--duration 10] [--routes 1000] [--dir /tmp/prof] [--top 20]
+ *   node bench/profile.mjs <enclave|fastify|fastify5|node> <a|b|c|d|e|f> [--duration 10] [--routes 1000] [--dir /tmp/prof] [--top 20]
  * a–e: starts the server, checks it, warms it up with the scenario's request (same settings as the suite), then
  * profiles one slice of load (steady state only). f: profiles one whole start-up run (`--cpu-prof`). Then prints
  * the top functions by self time.
@@ -27,8 +27,8 @@ function option (args, name, fallback) {
 async function main () {
   const args = process.argv.slice(2)
   const [kind, letter] = args
-  if (!['enclave', 'fastify', 'node'].includes(kind) || !(SCENARIOS[letter] || letter === 'f')) {
-    console.error('Usage: node bench/profile.mjs <enclave|fastify|node> <a|b|c|d|e|f> [--duration 10] [--routes 1000] [--dir /tmp/prof] [--top 20]')
+  if (!['enclave', 'fastify', 'fastify5', 'node'].includes(kind) || !(SCENARIOS[letter] || letter === 'f')) {
+    console.error('Usage: node bench/profile.mjs <enclave|fastify|fastify5|node> <a|b|c|d|e|f> [--duration 10] [--routes 1000] [--dir /tmp/prof] [--top 20]')
     return 2
   }
   const duration = Number(option(args, 'duration', 10))

@@ -1,6 +1,6 @@
 /**
- * The benchmark suite (`npm run bench`): Enclave vs. fastify@4 vs. bare node:http, each server a separate process
- * pinned to CPU 0, autocannon in this process pinned to CPU 1. Checks every server's responses, measures
+ * The benchmark suite (`npm run bench`): Enclave vs. fastify@4 vs. fastify@5 vs. bare node:http, each server a
+ * separate process pinned to CPU 0, autocannon in this process pinned to CPU 1. Checks every server's responses, measures
  * scenarios a–e in alternating slices (each in a fresh, checked and warmed-up server process), scenario f
  * (start-up) in fresh processes, then prints a Markdown table and writes JSON (and docs/performance.md for a full
  * run). `node bench/run.mjs --help` lists the options.
@@ -8,12 +8,13 @@
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseOptions, estimateSeconds, sliceSeconds, STARTUP_RUN_SECONDS, USAGE } from './lib/options.mjs'
-import { startServer, runNodeScript, pinSelf, describeMachine, systemBusySeconds, waitForQuiet, LOAD_CORE } from './lib/processes.mjs'
+import { startServer, pinSelf, describeMachine, waitForQuiet, LOAD_CORE } from './lib/processes.mjs'
 import { checkServer } from './lib/check.mjs'
 import { closeIdleSockets } from './lib/http-client.mjs'
 import { runSlice } from './lib/load.mjs'
 import { SCENARIOS } from './lib/scenarios.mjs'
-import { summarizeThroughput, summarizeStartup } from './lib/summary.mjs'
+import { summarizeThroughput } from './lib/summary.mjs'
+import { measureStartup } from './lib/startup-runs.mjs'
 import { renderReport, renderChecks, writeJson, writePerformanceDoc } from './lib/report.mjs'
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
@@ -164,48 +165,6 @@ async function measureScenario (letter, letters, checks, options) {
   return summarizeThroughput(letter, slices, excluded)
 }
 
-/** One start-up process; `otherCpu` is what other processes used meanwhile (cores), as for load slices. */
-async function startupRun (script, kind, routes) {
-  const busyBefore = systemBusySeconds()
-  const ownBefore = process.cpuUsage()
-  const started = process.hrtime.bigint()
-  const result = await runNodeScript([script, kind, String(routes)], 'STARTUP_RESULT ')
-  const elapsed = Number(process.hrtime.bigint() - started) / 1e9
-  const busyAfter = systemBusySeconds()
-  const own = process.cpuUsage(ownBefore)
-  const ownSeconds = (own.user + own.system) / 1e6
-  result.otherCpu = result.cpuSeconds === undefined || busyBefore === null || busyAfter === null
-    ? null
-    : Math.max(0, (busyAfter - busyBefore - result.cpuSeconds - ownSeconds) / elapsed)
-  return result
-}
-
-async function measureStartup (options) {
-  const frameworks = options.servers.filter((s) => s !== 'node')
-  const runs = Object.fromEntries(frameworks.map((f) => [f, []]))
-  const script = path.join(repoRoot, 'bench', 'servers', 'startup.mjs')
-  log(`\nf. start-up with ${options.routes} routes: ${options.startupRuns} run(s) each`)
-  for (let round = 0; round < options.startupRuns; round++) {
-    for (const kind of rotate(frameworks, round)) {
-      if (runs[kind].some((r) => r.unavailable)) continue
-      let result
-      try {
-        result = await measureQuietly(() => startupRun(script, kind, options.routes), options, STARTUP_RUN_SECONDS)
-      } catch (error) {
-        result = { kind, unavailable: error.message }
-      }
-      runs[kind].push(result)
-      log(result.unavailable
-        ? `  ${kind}: not available — ${result.unavailable}`
-        : `  ${kind}: ready ${Math.round(result.readyMs)} ms, RSS ${Math.round(result.rssReadyMiB)} MiB, ` +
-          `first pass ${Math.round(result.firstPassMs)} ms, second ${Math.round(result.secondPassMs)} ms, ` +
-          `other cpu ${percent(result.otherCpu)}${result.retries > 0 ? ` after ${result.retries} noisy attempt(s)` : ''}` +
-          `${result.wrongResponses ? `, ${result.wrongResponses} WRONG responses` : ''}`)
-    }
-  }
-  return summarizeStartup(runs, options.routes)
-}
-
 /** The checks as published: the response bodies kept for `expectBody` would only bloat the JSON. */
 function withoutBodies (checks) {
   return Object.fromEntries(Object.entries(checks).map(([kind, { loadBodies: _, ...rest }]) => [kind, rest]))
@@ -246,7 +205,10 @@ async function main () {
       closeIdleSockets()
     }
   }
-  if (options.scenarios.includes('f')) results.startup = await measureStartup(options)
+  if (options.scenarios.includes('f')) {
+    const quietly = (measure, plannedSeconds) => measureQuietly(measure, options, plannedSeconds)
+    results.startup = await measureStartup(options, quietly, log, STARTUP_RUN_SECONDS)
+  }
   results.elapsedSeconds = Math.round((Date.now() - started) / 1000)
 
   console.log(`\n${renderReport(results)}\n`)

@@ -5,7 +5,7 @@
 
 const DEFAULTS = {
   scenarios: 'a,b,c,d,e,f',
-  servers: 'enclave,fastify,node',
+  servers: 'enclave,fastify,fastify5,node',
   rounds: 7,
   duration: 4,
   warmup: 2,
@@ -15,10 +15,14 @@ const DEFAULTS = {
   routes: 1000,
   noiseLimit: 0.25,
   maxRetries: 2,
-  timeBudget: 1080,
+  timeBudget: 1500,
   docs: 'auto',
   out: ''
 }
+
+const KNOWN_SERVERS = ['enclave', 'fastify', 'fastify5', 'node', 'baseline']
+/** A run that measures all of these (and every scenario, not quick) is a full run: it publishes docs/performance.md. */
+const FULL_SET = ['enclave', 'fastify', 'fastify5', 'node']
 
 /** `--quick`: about two minutes, for checking the harness, not for publishing numbers. */
 const QUICK = { rounds: 2, duration: 2, warmup: 1, startupRuns: 2 }
@@ -26,18 +30,18 @@ const QUICK = { rounds: 2, duration: 2, warmup: 1, startupRuns: 2 }
 export const USAGE = `Usage: node bench/run.mjs [options]   (or: npm run bench -- [options])
   --quick              ~2 min smoke run (rounds 2, duration 2 s, warm-up 1 s, 2 start-up runs)
   --scenarios a,b,..   scenarios to run (a–f; default all)
-  --servers x,y        servers among enclave,fastify,node (default all), and baseline: the Enclave build at
-                       BENCH_BASELINE, for an A/B run of a change
+  --servers x,y        servers among enclave,fastify (4),fastify5,node (default all), and baseline: the Enclave
+                       build at BENCH_BASELINE, for an A/B run of a change
   --rounds N           alternation rounds per scenario (default 7)
   --duration S         seconds per measured slice (default 4)
   --warmup S           seconds of warm-up of each fresh server process before its slice (default 2)
   --connections N      autocannon connections (default 100)
   --pipelining N       autocannon pipelining (default 10)
-  --startup-runs N     runs per framework for scenario f (default 5)
+  --startup-runs N     runs per variant (Enclave cold and warm, Fastify 4, Fastify 5) for scenario f (default 5)
   --routes N           routes for scenario f (default 1000)
   --noise-limit C      re-measure a slice when other processes used more than C cores (default 0.25)
   --max-retries N      re-measurements per slice (default 2)
-  --time-budget S      re-measure only while the rest of the plan still fits in S seconds (default 1080)
+  --time-budget S      re-measure only while the rest of the plan still fits in S seconds (default 1500)
   --docs / --no-docs   write docs/performance.md (default: only for a full, non-quick run)
   --out FILE           JSON output (default bench/results/latest.json, or quick.json for partial runs)
 Environment: BENCH_QUICK=1, BENCH_SCENARIOS, BENCH_SERVERS, BENCH_ROUNDS, BENCH_DURATION, BENCH_WARMUP, …`
@@ -75,9 +79,9 @@ export function parseOptions (argv = process.argv.slice(2), env = process.env) {
   options.servers = options.servers.split(',').map((s) => s.trim()).filter(Boolean)
   const unknownScenario = options.scenarios.find((s) => !'abcdef'.includes(s) || s.length !== 1)
   if (unknownScenario) throw new Error(`unknown scenario "${unknownScenario}" (a–f)`)
-  const unknownServer = options.servers.find((s) => !['enclave', 'fastify', 'node', 'baseline'].includes(s))
+  const unknownServer = options.servers.find((s) => !KNOWN_SERVERS.includes(s))
   if (unknownServer) throw new Error(`unknown server "${unknownServer}"`)
-  const complete = !quick && options.scenarios.length === 6 && options.servers.length === 3
+  const complete = !quick && options.scenarios.length === 6 && FULL_SET.every((s) => options.servers.includes(s))
   options.writeDocs = options.docs === 'auto' ? complete : options.docs === 'yes'
   if (!options.out) options.out = complete ? 'bench/results/latest.json' : 'bench/results/quick.json'
   return options
@@ -95,7 +99,8 @@ export function sliceSeconds (options) {
 export function estimateSeconds (options) {
   const throughputScenarios = options.scenarios.filter((s) => s !== 'f').length
   const perServer = options.rounds * sliceSeconds(options)
-  const frameworks = options.servers.filter((s) => s !== 'node').length
-  const startup = options.scenarios.includes('f') ? options.startupRuns * frameworks * STARTUP_RUN_SECONDS : 0
+  // Enclave runs twice (cold and warm); node:http has no start-up scenario
+  const variants = options.servers.filter((s) => s !== 'node' && s !== 'baseline').length + (options.servers.includes('enclave') ? 1 : 0)
+  const startup = options.scenarios.includes('f') ? options.startupRuns * variants * STARTUP_RUN_SECONDS : 0
   return throughputScenarios * options.servers.length * perServer + startup
 }

@@ -82,8 +82,8 @@ export function startServer (kind, scenarios, { nodeArgs = [], timeoutMs = 60_00
  * Runs a node script on the server core and resolves with the JSON printed after `prefix` on stdout.
  * @returns {Promise<object>}
  */
-export function runNodeScript (args, prefix, { timeoutMs = 120_000 } = {}) {
-  const child = spawnNode(args)
+export function runNodeScript (args, prefix, { timeoutMs = 120_000, env } = {}) {
+  const child = spawnNode(args, env === undefined ? {} : { env })
   let stdout = ''
   let stderr = ''
   child.stdout.setEncoding('utf8').on('data', (chunk) => { stdout += chunk })
@@ -108,13 +108,16 @@ const clockTicks = (() => {
   }
 })()
 
-/** User + system CPU seconds used so far by `pid` (Linux only; `null` elsewhere). */
-export function cpuSeconds (pid) {
+/**
+ * CPU seconds used so far by `pid`, split into user time (JavaScript, V8, Node's parser) and system time (the
+ * kernel: socket reads and writes, loopback TCP), Linux only; `null` elsewhere.
+ */
+export function cpuTimes (pid) {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
     // After "pid (comm) ", field 14 (utime) and 15 (stime) are at indexes 11 and 12.
-    return (Number(fields[11]) + Number(fields[12])) / clockTicks
+    return { user: Number(fields[11]) / clockTicks, system: Number(fields[12]) / clockTicks }
   } catch {
     return null
   }

@@ -5,11 +5,14 @@ import { mkdirSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { SCENARIOS } from './scenarios.mjs'
 
-const SERVER_NAMES = { enclave: 'Enclave', fastify: 'Fastify', node: 'node:http' }
+const SERVER_NAMES = { enclave: 'Enclave', fastify: 'Fastify 4', fastify5: 'Fastify 5', node: 'node:http', baseline: 'baseline' }
+const VARIANT_NAMES = { enclave: 'Enclave cold', 'enclave-warm': 'Enclave warm', fastify: 'Fastify 4', fastify5: 'Fastify 5' }
 /** Below this share of a core, the server was probably not the bottleneck (marked †). */
 const SATURATED_CPU = 0.9
 /** Other processes using less than this (cores) count as a quiet machine. */
 const QUIET_CPU = 0.1
+/** The load generator above this share of its core: the slice was (close to) client-bound. */
+const CLIENT_BOUND_CPU = 0.9
 
 const number = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 })
 
@@ -35,54 +38,96 @@ function ratioCell (r) {
 
 function verdict (targets) {
   if (targets.length === 0) return ''
-  const text = targets.map((t) => `≥${t.min.toFixed(2)}×${t.versus === 'node' ? ' node' : ''}`).join(', ')
+  const text = targets.map((t) => `≥${t.min.toFixed(2)}× ${t.versus === 'node' ? 'node' : 'F'}`).join(', ')
   const passes = targets.map((t) => t.pass)
   const mark = passes.includes(null) ? '?' : passes.every(Boolean) ? 'pass' : 'miss'
   return `${text} — ${mark}`
 }
 
+function perCpuCell (row) {
+  const cells = ['bestFastify', 'node'].map((versus) => row.ratios[versus]?.perCpuSecond)
+  return cells.every((v) => v === undefined || v === null) ? '—' : cells.map((v) => (v ? `${v.toFixed(2)}×` : '—')).join(' / ')
+}
+
 export function renderThroughputTable (results) {
   const lines = [
-    '| Scenario | Enclave req/s | Fastify req/s | node:http req/s | Enclave / Fastify | Enclave / node:http | Target | Enclave / Fastify per CPU-s |',
-    '|---|--:|--:|--:|--:|--:|---|--:|'
+    '| Scenario | Enclave req/s | Fastify 4 req/s | Fastify 5 req/s | node:http req/s | Enclave ÷ best Fastify | Enclave ÷ node:http | Target | per CPU-s ÷ best F / ÷ node |',
+    '|---|--:|--:|--:|--:|--:|--:|---|--:|'
   ]
   for (const [letter, row] of Object.entries(results.throughput)) {
     const s = row.servers
     const noise = results.options.noiseLimit
-    lines.push(`| ${SCENARIOS[letter].title} | ${rpsCell(s.enclave, noise)} | ${rpsCell(s.fastify, noise)} | ${rpsCell(s.node, noise)} | ` +
-      `${ratioCell(row.ratios.fastify)} | ${ratioCell(row.ratios.node)} | ${verdict(row.targets)} | ` +
-      `${row.ratios.fastify?.perCpuSecond ? `${row.ratios.fastify.perCpuSecond.toFixed(2)}×` : '—'} |`)
+    const best = row.bestFastify ? ` (${row.bestFastify === 'fastify5' ? '5' : '4'})` : ''
+    lines.push(`| ${SCENARIOS[letter].title} | ${rpsCell(s.enclave, noise)} | ${rpsCell(s.fastify, noise)} | ` +
+      `${rpsCell(s.fastify5, noise)} | ${rpsCell(s.node, noise)} | ${ratioCell(row.ratios.bestFastify)}${best} | ` +
+      `${ratioCell(row.ratios.node)} | ${verdict(row.targets)} | ${perCpuCell(row)} |`)
+  }
+  return lines.join('\n')
+}
+
+const fixed = (value, digits) => (typeof value === 'number' ? value.toFixed(digits) : '—')
+
+/** Per scenario and server: where the server's CPU went per request, and the load generator's share per slice. */
+export function renderCpuTable (results) {
+  const lines = [
+    '| Scenario | server | server CPU | user µs/req | system µs/req | load generator CPU, per slice | other processes |',
+    '|---|---|--:|--:|--:|---|--:|'
+  ]
+  for (const [letter, row] of Object.entries(results.throughput)) {
+    for (const [kind, server] of Object.entries(row.servers)) {
+      if (server.status !== 'ok') continue
+      const slices = (server.loadCpuPerSlice ?? []).map((v) => (v === null ? '?' : `${Math.round(v * 100)}${v >= CLIENT_BOUND_CPU ? '!' : ''}`))
+      lines.push(`| ${letter} | ${SERVER_NAMES[kind] ?? kind} | ${fixed(server.serverCpu, 2)} | ${fixed(server.userUsPerRequest, 2)} | ` +
+        `${fixed(server.systemUsPerRequest, 2)} | ${slices.join(' ')} % | ${fixed(server.otherCpu, 2)} |`)
+    }
   }
   return lines.join('\n')
 }
 
 export function renderStartupTable (startup) {
-  const { enclave, fastify } = startup.frameworks
-  const cell = (fw, metric, digits = 0) => !fw ? '—' : fw.status !== 'ok' ? 'FAIL' : fw[metric].toFixed(digits)
-  const target = (metric) => startup.targets.find((t) => t.metric === metric)
-  const ratioOf = (metric) => {
-    const t = target(metric)
-    if (t) return t.value === null ? '—' : `${t.value.toFixed(2)}×`
-    return enclave?.status === 'ok' && fastify?.status === 'ok' ? `${(enclave[metric] / fastify[metric]).toFixed(2)}×` : '—'
+  const variants = ['enclave', 'enclave-warm', 'fastify', 'fastify5']
+  const fw = startup.frameworks
+  const best = startup.bestFastify ? fw[startup.bestFastify] : null
+  const cell = (variant, metric, digits) => {
+    const f = fw[variant]
+    if (!f) return '—'
+    if (f.status !== 'ok') return 'FAIL'
+    return fixed(f[metric], digits)
   }
-  const goal = (metric) => {
-    const t = target(metric)
-    return t ? `≤${t.max.toFixed(2)}× — ${t.pass === null ? '?' : t.pass ? 'pass' : 'miss'}` : ''
+  const ratioTo = (variant, metric) => {
+    const f = fw[variant]
+    if (f?.status !== 'ok' || best?.status !== 'ok' || typeof f[metric] !== 'number' || !best[metric]) return '—'
+    return `${(f[metric] / best[metric]).toFixed(2)}×`
   }
   const rows = [
-    ['process start → `ready()` (ms)', 'readyMs'],
+    ['process start → `ready()` (ms)', 'readyMs', 0],
     ['RSS at ready (MiB)', 'rssReadyMiB', 1],
-    ['first request to every route (ms)', 'firstPassMs'],
-    ['ready + first requests (ms)', 'readyPlusFirstPassMs'],
-    ['second request to every route (ms)', 'secondPassMs'],
-    ['RSS after the requests (MiB)', 'rssAfterMiB', 1]
+    ['first request to every route (ms)', 'firstPassMs', 0],
+    ['**ready + first request to every route (ms)**', 'readyPlusFirstPassMs', 0],
+    ['second request to every route (ms)', 'secondPassMs', 0],
+    ['first request: p50 / p99 / max latency (ms)', ['firstP50Ms', 'firstP99Ms', 'firstMaxMs'], 2],
+    ['steady state (second request): p50 / p99 (ms)', ['secondP50Ms', 'secondP99Ms'], 2],
+    ['RSS after the requests (MiB)', 'rssAfterMiB', 1],
+    ['building the compile cache (`enclave precompile`, ms)', 'precompileMs', 0]
   ]
-  return [
-    `| f. Start-up, ${startup.routes} routes with body + response schemas | Enclave | Fastify | Enclave / Fastify | Target |`,
-    '|---|--:|--:|--:|---|',
-    ...rows.map(([label, metric, digits]) =>
-      `| ${label} | ${cell(enclave, metric, digits)} | ${cell(fastify, metric, digits)} | ${ratioOf(metric)} | ${goal(metric)} |`)
-  ].join('\n')
+  const bestName = startup.bestFastify ? VARIANT_NAMES[startup.bestFastify] : 'best Fastify'
+  const lines = [
+    `| f. Start-up, ${startup.routes} routes with body + response schemas | ${variants.map((v) => VARIANT_NAMES[v]).join(' | ')} | cold ÷ ${bestName} | warm ÷ ${bestName} |`,
+    '|---|--:|--:|--:|--:|--:|--:|'
+  ]
+  for (const [label, metric, digits] of rows) {
+    const metrics = Array.isArray(metric) ? metric : [metric]
+    if (!variants.some((v) => metrics.some((m) => typeof fw[v]?.[m] === 'number'))) continue
+    const cells = variants.map((v) => metrics.map((m) => cell(v, m, digits)).join(' / '))
+    const ratios = Array.isArray(metric) ? ['', ''] : [ratioTo('enclave', metric), ratioTo('enclave-warm', metric)]
+    lines.push(`| ${label} | ${cells.join(' | ')} | ${ratios.join(' | ')} |`)
+  }
+  lines.push('', '| Start-up target | value | target | verdict |', '|---|--:|--:|---|')
+  for (const t of startup.targets) {
+    lines.push(`| ${VARIANT_NAMES[t.variant]}, ${t.label}, ÷ ${t.versus} | ${t.value === null ? '—' : `${t.value.toFixed(2)}×`} | ` +
+      `≤${t.max.toFixed(2)}× | ${t.pass === null ? '?' : t.pass ? 'pass' : 'miss'} |`)
+  }
+  return lines.join('\n')
 }
 
 export function renderChecks (checks) {
@@ -116,7 +161,8 @@ export function renderFootnotes (results) {
     `Median req/s over ${results.options.rounds} rounds; each round gives every server one ${results.options.duration} s slice in a fresh ` +
     `process (checked, then warmed up for ${results.options.warmup} s), ` +
     `${results.options.connections} connections, pipelining ${results.options.pipelining}. Ratios are of medians; ` +
-    'parentheses give the range of the per-round ratios. The last column compares requests per second of server ' +
+    'parentheses give the range of the per-round ratios; "best Fastify" is whichever of Fastify 4 and 5 had the higher ' +
+    'median in that scenario (its major version in parentheses). The last column compares requests per second of server ' +
     'CPU time, a cross-check that is less sensitive to other processes taking CPU time (not a target).'
   ]
   const used = new Set()
@@ -135,7 +181,9 @@ export function renderFootnotes (results) {
 
 export function renderReport (results) {
   const parts = []
-  if (Object.keys(results.throughput).length > 0) parts.push(renderThroughputTable(results), '', renderFootnotes(results))
+  if (Object.keys(results.throughput).length > 0) {
+    parts.push(renderThroughputTable(results), '', renderFootnotes(results), '', renderCpuTable(results))
+  }
   if (results.startup) parts.push('', renderStartupTable(results.startup))
   return parts.join('\n')
 }
@@ -163,11 +211,22 @@ ${renderThroughputTable(results)}
 
 ${renderFootnotes(results)}
 
+Where the server's CPU went, per request, and the load generator's share of its core in every slice (in round
+order; \`!\` marks a slice at ≥${CLIENT_BOUND_CPU * 100}%, i.e. close to client-bound). The system (kernel) time per request is
+about the same for every server; it is why req/s ratios sit closer to 1 than the user-time ratios
+([performance-analysis.md](performance-analysis.md#why-ratios-are-compressed-on-this-machine)).
+
+${renderCpuTable(results)}
+
 ${results.startup ? renderStartupTable(results.startup) : ''}
 
-Start-up: median of ${o.startupRuns} runs per framework, alternated. \`ready()\` time counts from process start
+Start-up: median of ${o.startupRuns} runs per variant, alternated. \`ready()\` time counts from process start
 (\`performance.now()\`), so it includes Node's own boot and loading the framework. The per-route requests are real
-HTTP requests, one at a time on one keep-alive connection, so work deferred to the first request is counted.
+HTTP requests, one at a time on one keep-alive connection, sent by a minimal \`node:net\` client in the same
+process (pre-encoded requests, Content-Length framing), so work deferred to the first request is counted, and so
+is any work the server does in the background meanwhile. "Enclave warm" starts with \`compileCache: { dir }\`
+pointing at a cache built once beforehand by \`enclave precompile\` ([compile-cache.md](compile-cache.md)); the
+targets compare both to the best Fastify cold start.
 
 ## Correctness checks
 
@@ -180,10 +239,11 @@ ${renderChecks(results.checks)}
 
 ## Method
 
-- Three servers implement identical routes (\`bench/servers/\`): Enclave and \`fastify@4\` run the very same
-  application code (\`app.mjs\`, parameterized by the factory, \`logger: false\`); \`node-http.mjs\` is bare
-  \`node:http\` with hand-written routing, validation equivalent to the schemas and \`JSON.stringify\` of objects
-  holding only the declared fields.
+- Four servers implement identical routes (\`bench/servers/\`): Enclave, \`fastify@4\` and \`fastify@5\` (the
+  \`fastify5\` alias) run the very same application code (\`app.mjs\`, parameterized by the factory,
+  \`logger: false\`); \`node-http.mjs\` is bare \`node:http\` with hand-written routing and checks equivalent to the
+  schemas, \`JSON.stringify\` of objects holding only the declared fields, and one
+  \`res.writeHead(status, { content-type, content-length })\` and one \`res.end(body)\` per response.
 - Scenarios: a. \`GET /\` with a response schema; b. \`POST /users\` with a body schema (maxLength string, integer
   with minimum, boolean, array with maxItems, nested object, 3 required) answering 201 through a response schema
   that drops the undeclared \`passwordHash\`; c. \`GET /items/42?limit=20&tags=a&tags=b\` with params and
@@ -200,13 +260,14 @@ ${renderChecks(results.checks)}
   several processes tolerates it where a single long-lived process would not.
 - A slice is measured again (up to ${o.maxRetries} times, fresh process, keeping the quietest attempt) when other
   processes on the shared machine used more than ${o.noiseLimit} of a core meanwhile, while the time budget allows.
-- The harness records the server's CPU use per slice from \`/proc\`; † marks a server that was not saturated.
+- The harness records per slice, from \`/proc\`, the server's CPU use (user and system apart), the load
+  generator's and everything else's; † marks a server that was not saturated.
 
 ## Reproduce
 
 \`\`\`sh
 npm install
-npm run bench                                  # full suite, ~15 min, updates this page and bench/results/latest.json
+npm run bench                                  # full suite, ~20 min, updates this page and bench/results/latest.json
 npm run bench -- --quick                       # ~2 min smoke run (bench/results/quick.json)
 npm run bench -- --scenarios a,c --rounds 3    # a subset
 node bench/profile.mjs enclave a               # CPU profile of one server under one scenario

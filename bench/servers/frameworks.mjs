@@ -16,10 +16,11 @@ export class FrameworkUnavailableError extends Error {}
 /**
  * `baseline` is another build of Enclave, for A/B runs of a change (`--servers enclave,baseline`): the checkout
  * (or its dist/src/index.js) named by BENCH_BASELINE, e.g. a `git worktree` of the commit before the change.
- * @param {'enclave' | 'fastify' | 'baseline'} name
+ * @param {'enclave' | 'fastify' | 'fastify5' | 'baseline'} name
  */
 export function loadFactory (name) {
   if (name === 'fastify') return require('fastify')
+  if (name === 'fastify5') return require('fastify5')
   if (name === 'enclave') return loadEnclave(ENCLAVE_ENTRY)
   if (name === 'baseline') {
     const given = process.env.BENCH_BASELINE
