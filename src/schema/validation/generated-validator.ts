@@ -1,0 +1,86 @@
+/**
+ * Turning the generator's source (`validator-generator.ts`) into a validation function, with the runtime helpers
+ * the source expects: Ajv's own `ucs2length` and `equal`, the formats of `ajv-formats` (the very objects the default
+ * Ajv instance uses), and `fail`, which records the one error as Ajv's validators do.
+ */
+import ucs2length from 'ajv/dist/runtime/ucs2length'
+import equal from 'ajv/dist/runtime/equal'
+import { fullFormats } from 'ajv-formats/dist/formats'
+import type { JsonSchema } from '../../core/types'
+import type { ValidationFunction } from './validator-types'
+import { generatorCovers, type FormatDefinition } from './validator-subset'
+import { generateValidatorSource } from './validator-generator'
+
+/** The formats a default Ajv instance has: `ajv-formats` in its default ("full") mode. */
+export const defaultFormats = fullFormats as Record<string, FormatDefinition | undefined>
+
+type GeneratedValidator = ValidationFunction & { errors: unknown, schema: unknown }
+
+/** Ajv's error object, keys in Ajv's order (`error.validation` is often serialized as it is). */
+function fail (validate: GeneratedValidator, instancePath: string, schemaPath: string, keyword: string, params: unknown, message: string): false {
+  validate.errors = [{ instancePath, schemaPath, keyword, params, message }]
+  return false
+}
+
+/** Returned by a coercion that does not apply: the value stays invalid (any other result may be `null` or `false`). */
+const invalid = Symbol('invalid')
+
+/**
+ * Ajv's coercions (`coerceTypes: 'array'`), called only for a value not of the type already. First a one-element
+ * array stands for its element, then Ajv's rules for the type. Numeric strings must also be finite: the `isFinite`
+ * Enclave adds to Ajv's own code (`finiteCoercion` in ajv-compiler.ts), so "1e400" is no number here either.
+ */
+const coerce = {
+  string (value: unknown): unknown {
+    if (Array.isArray(value) && value.length === 1 && typeof (value = value[0]) === 'string') return value
+    const type = typeof value
+    if (type === 'number' || type === 'boolean') return '' + value
+    return value === null ? '' : invalid
+  },
+  number (value: unknown): unknown {
+    if (Array.isArray(value) && value.length === 1 && typeof (value = value[0]) === 'number' && isFinite(value as number)) return value
+    const type = typeof value
+    // Ajv's own test of a numeric string (loose equality), kept as it is
+    if (type === 'boolean' || value === null || (type === 'string' && value && value == +(value as string) && isFinite(value as number))) return +(value as string)
+    return invalid
+  },
+  integer (value: unknown): unknown {
+    if (Array.isArray(value) && value.length === 1 && isInteger(value = value[0])) return value
+    const type = typeof value
+    // Ajv's own test of a numeric string (loose equality), kept as it is
+    if (type === 'boolean' || value === null || (type === 'string' && value && value == +(value as string) && isFinite(value as number) && !((value as number) % 1))) return +(value as string)
+    return invalid
+  },
+  boolean (value: unknown): unknown {
+    if (Array.isArray(value) && value.length === 1 && typeof (value = value[0]) === 'boolean') return value
+    if (value === 'false' || value === 0 || value === null) return false
+    return value === 'true' || value === 1 ? true : invalid
+  },
+  null (value: unknown): unknown {
+    if (Array.isArray(value) && value.length === 1 && (value = value[0]) === null) return value
+    return value === '' || value === 0 || value === false ? null : invalid
+  },
+  array (value: unknown): unknown {
+    const type = typeof value
+    return type === 'string' || type === 'number' || type === 'boolean' || value === null ? [value] : invalid
+  }
+}
+
+function isInteger (value: unknown): boolean {
+  return typeof value === 'number' && !(value % 1) && !isNaN(value) && isFinite(value)
+}
+
+const runtime = { fail, coerce, invalid, ucs2length, equal, formats: defaultFormats }
+
+/** The generator's source for `schema`, or undefined when the schema is outside what it reproduces exactly. */
+export function validatorSource (schema: JsonSchema): string | undefined {
+  return generatorCovers(schema, defaultFormats) ? generateValidatorSource(schema, defaultFormats) : undefined
+}
+
+/** A validation function from generated source; `schema` is the (JSON) schema the source was generated from. */
+export function instantiateValidator (source: string, schema: JsonSchema): ValidationFunction {
+  const validate = new Function('rt', 'schema', source)(runtime, schema) as GeneratedValidator
+  validate.errors = null
+  validate.schema = schema
+  return validate
+}
