@@ -2,10 +2,15 @@
  * `inject()`: a request dispatched straight into the application's request listener by light-my-request, with
  * its promise, callback and chain forms. An application not ready yet becomes ready first.
  */
-import lightMyRequest, { type CallbackFunc, type InjectOptions, type Response } from 'light-my-request'
+import type { CallbackFunc, InjectOptions, Response } from 'light-my-request'
+import type lightMyRequestModule from 'light-my-request'
+import { lazyModule } from '../core/lazy-module'
 import { codes } from '../core/errors'
 import { kApp } from '../core/symbols'
 import type { Instance } from '../encapsulation/app-state'
+
+/** light-my-request is loaded by the first `inject()` (tests), never by a server that only listens. */
+const loadLightMyRequest = lazyModule(() => require('light-my-request') as typeof lightMyRequestModule)
 
 type InjectArgument = InjectOptions | string
 type InjectCallback = (err: Error | null, res?: Response) => void
@@ -15,6 +20,7 @@ export const injectInstanceMethods = {
     // light-my-request answers `inject()` without options with its chain; its types always want them
     const options = opts as InjectArgument
     const app = this[kApp]
+    const lightMyRequest = loadLightMyRequest()
     if (app.started) {
       if (app.closing) {
         const error = new codes.FST_ERR_REOPENED_CLOSE_SERVER()

@@ -2,7 +2,8 @@
  * Logging with pino: `logger: false` (default) gives a no-op logger, `true` or pino options build a pino logger,
  * and any object with the pino method set is used as it is. Every request gets a child logger carrying its id.
  */
-import pino from 'pino'
+import type pino from 'pino'
+import { lazyModule } from '../core/lazy-module'
 import { codes } from '../core/errors'
 import { looksLikeLogger, missingLoggerMethods } from '../core/logger-shape'
 import type { EnclaveLoggerOptions, Logger } from '../types/logger'
@@ -10,6 +11,9 @@ import type { RequestState } from '../request/request'
 import type { ReplyState } from '../reply/reply'
 
 function noop (): void {}
+
+/** pino is loaded only by an application that logs. */
+const loadPino = lazyModule(() => require('pino') as typeof pino)
 
 /** A logger that does nothing; `child()` returns itself, so a disabled logger costs one call per log line. */
 function createSilentLogger (): Logger {
@@ -35,7 +39,9 @@ export const serializers = {
   res (reply: ReplyState) {
     return { statusCode: reply.statusCode }
   },
-  err: pino.stdSerializers.err
+  err (err: Error) {
+    return loadPino().stdSerializers.err(err)
+  }
 }
 
 /**
@@ -44,7 +50,7 @@ export const serializers = {
  * request, Authorization and Cookie headers included. Other loggers are used as they are.
  */
 function withRequestSerializers (logger: Logger): Logger {
-  const own = (logger as unknown as Record<symbol, Record<string, unknown> | undefined>)[pino.symbols.serializersSym]
+  const own = (logger as unknown as Record<symbol, Record<string, unknown> | undefined>)[loadPino().symbols.serializersSym]
   if (own === undefined) return logger
   const missing = Object.fromEntries(Object.entries(serializers).filter(([key]) => !(key in own)))
   return logger.child({}, { serializers: missing })
@@ -55,7 +61,7 @@ export function createLogger (option: unknown): { logger: Logger, enabled: boole
     return { logger: createSilentLogger(), enabled: false }
   }
   if (option === true) {
-    return { logger: pino({ serializers }) as unknown as Logger, enabled: true }
+    return { logger: loadPino()({ serializers }) as unknown as Logger, enabled: true }
   }
   const candidate = option as Record<string, unknown>
   if (looksLikeLogger(candidate)) {
@@ -66,7 +72,8 @@ export function createLogger (option: unknown): { logger: Logger, enabled: boole
   const { stream, file, ...pinoOptions } = candidate as EnclaveLoggerOptions
   if (stream !== undefined && file !== undefined) throw new codes.FST_ERR_LOG_INVALID_DESTINATION()
   const options = { ...pinoOptions, serializers: { ...serializers, ...(pinoOptions.serializers ?? {}) } }
-  const destination = (stream as pino.DestinationStream | undefined) ?? (file !== undefined ? pino.destination(file) : undefined)
-  const logger = destination !== undefined ? pino(options, destination) : pino(options)
+  const pinoFactory = loadPino()
+  const destination = (stream as pino.DestinationStream | undefined) ?? (file !== undefined ? pinoFactory.destination(file) : undefined)
+  const logger = destination !== undefined ? pinoFactory(options, destination) : pinoFactory(options)
   return { logger: logger as unknown as Logger, enabled: true }
 }

@@ -2,7 +2,8 @@
  * What a plugin function says about itself through the symbols `fastify-plugin` sets: its name, whether it skips
  * encapsulation, and its metadata (the Fastify range it supports, the decorators and plugins it needs).
  */
-import semver from 'semver'
+import type semver from 'semver'
+import { lazyModule } from '../core/lazy-module'
 import { codes } from '../core/errors'
 import { kDisplayName, kPluginContext, kPluginMeta, kSkipOverride } from '../core/symbols'
 import { FASTIFY_API_VERSION } from '../core/version'
@@ -44,6 +45,9 @@ export function skipsOverride (fn: PluginFunction): boolean {
   return fn[kSkipOverride] === true
 }
 
+/** semver is needed only for plugins that declare the Fastify versions they support. */
+const loadSemver = lazyModule(() => require('semver') as typeof semver)
+
 /** The Fastify version plugins are checked against: the instance's `version` (which may be redefined), else ours. */
 function apiVersionOf (instance: Instance): string {
   return typeof instance.version === 'string' ? instance.version : FASTIFY_API_VERSION
@@ -54,6 +58,7 @@ function apiVersionOf (instance: Instance): string {
  * an earlier release (Fastify's rule, so plugins can be tried with an RC before they declare it).
  */
 function supportsVersion (range: string, version: string): boolean {
+  const semver = loadSemver()
   const releaseCandidate = /-rc/.test(version)
   const declared = semver.coerce(range)
   if (releaseCandidate && declared !== null && semver.gt(version, declared)) return true

@@ -4,14 +4,19 @@
  * in `inject.ts`.
  */
 import http from 'node:http'
-import https from 'node:https'
-import http2 from 'node:http2'
+import type https from 'node:https'
+import type http2 from 'node:http2'
 import type { Socket } from 'node:net'
 import { earlyErrorBody } from '../core/error-body'
+import { lazyModule } from '../core/lazy-module'
 import type { AppState, Instance, RawHandler } from '../encapsulation/app-state'
 import type { Logger } from '../types/logger'
 import type { RawServerBase } from '../types/raw'
 import type { NormalizedOptions } from './options'
+
+// loaded by the applications that serve HTTPS or HTTP/2 only
+const loadHttps = lazyModule(() => require('node:https') as typeof https)
+const loadHttp2 = lazyModule(() => require('node:http2') as typeof http2)
 
 /** The socket of a malformed request, with the response Node may already be writing on it. */
 type ClientSocket = Socket & { _httpMessage?: http.ServerResponse | null }
@@ -58,7 +63,7 @@ export function createServer (options: NormalizedOptions, handler: RawHandler, r
   } else if (options.http2) {
     // the same listener serves HTTP/2's compatibility request and response objects
     const http2Handler = handler as unknown as (req: http2.Http2ServerRequest, res: http2.Http2ServerResponse) => void
-    const http2Server = options.https ? http2.createSecureServer(options.https, http2Handler) : http2.createServer(http2Handler)
+    const http2Server = options.https ? loadHttp2().createSecureServer(options.https, http2Handler) : loadHttp2().createServer(http2Handler)
     // an idle session is closed after http2SessionTimeout; connectionTimeout is the server's, as for HTTP/1
     http2Server.on('session', (session) => session.setTimeout(options.http2SessionTimeout, () => session.close()))
     http2Server.setTimeout(options.connectionTimeout)
@@ -78,7 +83,7 @@ function createHttp1Server (options: NormalizedOptions, handler: RawHandler): ht
   // slow client is cut off close to requestTimeout, not up to 30 s later.
   if (options.requestTimeout > 0) serverOptions.connectionsCheckingInterval = Math.min(30000, Math.max(50, Math.floor(options.requestTimeout / 2)))
   const server = options.https
-    ? https.createServer({ ...options.https, ...serverOptions }, handler)
+    ? loadHttps().createServer({ ...options.https, ...serverOptions }, handler)
     : http.createServer({ ...options.http, ...serverOptions }, handler)
   server.keepAliveTimeout = options.keepAliveTimeout
   server.maxRequestsPerSocket = options.maxRequestsPerSocket

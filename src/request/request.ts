@@ -4,9 +4,10 @@
  * Every encapsulation context gets its own subclass, so `decorateRequest` in one context never reaches a sibling.
  */
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http'
-import proxyAddr from 'proxy-addr'
+import type proxyAddrModule from 'proxy-addr'
 import { kApp, kRequestHeaders, kRoute, kTrustProxy } from '../core/symbols'
 import { warnDeprecated } from '../core/deprecations'
+import { lazyModule } from '../core/lazy-module'
 import type { Logger } from '../types/logger'
 import type { CompiledRoute } from '../routing/route-model'
 import { requestSchemaMethods } from './route-schema-functions'
@@ -42,14 +43,17 @@ export interface RequestClass {
   prototype: RequestState
 }
 
+/** proxy-addr serves `trustProxy` only. */
+const proxyAddr = lazyModule(() => require('proxy-addr') as typeof proxyAddrModule)
+
 /** The trust function of the `trustProxy` option (addresses, CIDR ranges, a hop count or a function), or null. */
 export function compileTrustProxy (option: unknown): TrustFunction | null {
   if (option === false || option === undefined) return null
   if (option === true) return () => true
   if (typeof option === 'function') return option as TrustFunction
   if (typeof option === 'number') return (_addr, index) => index < option
-  if (typeof option === 'string') return proxyAddr.compile(option.split(',').map((s) => s.trim())) as TrustFunction
-  return proxyAddr.compile(option as string[]) as TrustFunction
+  if (typeof option === 'string') return proxyAddr().compile(option.split(',').map((s) => s.trim())) as TrustFunction
+  return proxyAddr().compile(option as string[]) as TrustFunction
 }
 
 /** The base of every context's request class: it holds the shared getters; instances come from `subclassRequest`. */
@@ -96,13 +100,13 @@ Object.defineProperties(Request.prototype, {
   ip: {
     get () {
       const trust = this[kTrustProxy]
-      return trust === null ? this.raw.socket?.remoteAddress : proxyAddr(this.raw, trust)
+      return trust === null ? this.raw.socket?.remoteAddress : proxyAddr()(this.raw, trust)
     }
   },
   ips: {
     get () {
       const trust = this[kTrustProxy]
-      return trust === null ? undefined : proxyAddr.all(this.raw, trust)
+      return trust === null ? undefined : proxyAddr().all(this.raw, trust)
     }
   },
   hostname: {

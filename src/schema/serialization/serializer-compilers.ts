@@ -4,8 +4,9 @@
  * (Enclave's generator, with fast-json-stringify for the schemas it does not cover). Default compilers are shared
  * by contexts that see the same shared schemas, and compile an identical schema once.
  */
-import fastJsonStringify from 'fast-json-stringify'
+import type fastJsonStringifyModule from 'fast-json-stringify'
 import { codes } from '../../core/errors'
+import { lazyModule } from '../../core/lazy-module'
 import { kPluginContext } from '../../core/symbols'
 import { assertSetter } from '../../core/start-guard'
 import type { Instance } from '../../encapsulation/app-state'
@@ -13,6 +14,9 @@ import type { SchemaScope } from '../schema-scope'
 import { compileSerializer } from './serializer-compiler'
 import { inspectForFastJsonStringify } from './response-schema'
 import type { SerializerCompiler, SerializerCompilerFactory, SerializerFn } from './serializer-types'
+
+/** fast-json-stringify (and its Ajv) is loaded by the first schema Enclave's generator leaves to it. */
+const fastJsonStringify = lazyModule(() => require('fast-json-stringify') as typeof fastJsonStringifyModule)
 
 /** Route `serializerCompiler` > nearest `setSerializerCompiler` > `buildSerializer` factory > fast-json-stringify. */
 export function resolveCompiler (route: { serializerCompiler?: unknown }, schemas: SchemaScope): SerializerCompiler {
@@ -87,7 +91,7 @@ function fastJsonStringifyCompiler (externals: Record<string, unknown>, opts: Re
     let fn = compileSerializer(schema, opts)
     if (fn === undefined) {
       const { untyped } = inspectForFastJsonStringify(schema, externals)
-      fn = fastJsonStringify(schema, { ...opts, schema: externals as Record<string, never> }) as SerializerFn
+      fn = fastJsonStringify()(schema, { ...opts, schema: externals as Record<string, never> }) as SerializerFn
       if (untyped) fn = rejectInvalidJson(fn)
     }
     if (json !== undefined) byJson.set(json, fn)
