@@ -4,7 +4,7 @@
  * the build. The one runtime cycle allowed is reply/send.ts ⇄ reply/error-handler.ts (sending can fail with an
  * error, and an error is answered by sending its body).
  */
-const layers = ['core', 'encapsulation', 'hooks', 'schema', 'request', 'reply', 'routing', 'app']
+const layers = ['core', 'encapsulation', 'hooks', 'schema', 'request', 'reply', 'routing', 'app', 'bin']
 
 const layerRules = layers.slice(0, -1).map((layer, i) => ({
   name: `${layer}-imports-only-below`,

@@ -7,6 +7,7 @@
 import { createInstance } from './app/create-app'
 import { codes, createError } from './core/errors'
 import { FASTIFY_API_VERSION } from './core/version'
+import { precompile } from './app/precompile'
 import type { EnclaveFactory } from './types'
 
 /** Creates an application (the root encapsulation context). */
@@ -16,7 +17,8 @@ export const enclave = createInstance as unknown as EnclaveFactory
 export const fastify = enclave
 
 export const errorCodes = codes
-export { createError, FASTIFY_API_VERSION }
+/** Builds the compile cache of an application created with `compileCache: { dir }` (docs/compile-cache.md). */
+export { createError, FASTIFY_API_VERSION, precompile }
 export type * from './types'
 export default enclave
 

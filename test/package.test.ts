@@ -26,3 +26,13 @@ test('import enclave from "enclave" works from ES modules and serves a request',
   `], { cwd: root, encoding: 'utf8' })
   assert.deepEqual(JSON.parse(out), [true, true, 200, { hello: 'world' }])
 })
+
+test('precompile is exported, and the package has the enclave command', () => {
+  const out = execFileSync(process.execPath, ['--input-type=module', '-e', `
+    import enclave, { precompile } from 'enclave'
+    import { readFileSync } from 'node:fs'
+    const { bin } = JSON.parse(readFileSync('package.json', 'utf8'))
+    console.log(JSON.stringify([typeof precompile, enclave.precompile === precompile, bin.enclave]))
+  `], { cwd: root, encoding: 'utf8' })
+  assert.deepEqual(JSON.parse(out), ['function', true, 'dist/src/bin/enclave.js'])
+})

@@ -36,7 +36,8 @@ export async function prepareWarmCache (routes) {
   const started = process.hrtime.bigint()
   try {
     const env = { ...process.env, BENCH_COMPILE_CACHE: dir, BENCH_STARTUP_ROUTES: String(routes) }
-    await runNodeScript([ENCLAVE_BIN, 'precompile', precompileEntry, '--json'], 'PRECOMPILE_RESULT ', { env })
+    // with --json, the command prints one line: the JSON of what it wrote
+    await runNodeScript([ENCLAVE_BIN, 'precompile', precompileEntry, '--json'], '', { env })
   } catch (error) {
     rmSync(dir, { recursive: true, force: true })
     return { unavailable: `enclave precompile failed: ${error.message}` }

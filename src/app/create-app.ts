@@ -78,8 +78,11 @@ export function createInstance (userOptions?: unknown): Instance {
     )
   }))
   root.ready = ready(app, loader.ready.bind(loader))
+  const compileCache = root[kPluginContext].schema.app.compileCache
   root.close = function close (this: Instance, cb?: (err?: Error) => void) {
-    const closing = avvioClose.call(root) as unknown as Promise<void>
+    let closing = avvioClose.call(root) as unknown as Promise<void>
+    // a compile-cache write still under way finishes before close() does
+    if (compileCache !== null) closing = closing.then(() => compileCache.settled())
     if (cb === undefined) return closing
     closing.then(() => cb(), (err) => cb(err))
     return root
@@ -134,6 +137,8 @@ function ready (app: AppState, avvioReady: (cb: AvvioReadyCallback) => void) {
         // after the plugins' own ready callbacks, which were attached to `loaded` first
         loaded!.then(() => {
           compileRoutes(app)
+          // what the routes newly compiled goes to the compile cache in the background, once ready
+          app.root[kPluginContext].schema.app.compileCache?.scheduleFlush()
           return runApplicationHooks(app, 'onReady')
         }).then(() => {
           // started from here on, whatever avvio still has queued: nothing may reshape the application any more

@@ -40,7 +40,8 @@ const failFast: Record<string, [Check, string]> = {
   serializerOpts: [isObj, 'an object'],
   schemaController: [isObj, 'an object { bucket, compilersFactory }'],
   childLoggerFactory: [isFn, 'a function'],
-  versioning: [isObj, 'an object']
+  versioning: [isObj, 'an object'],
+  compileCache: [isObj, 'an object { dir }']
 }
 
 /** Every option name Enclave reads; others are ignored (as Fastify ignores them) and reported by `unknownOptions`. */
@@ -95,6 +96,7 @@ export interface NormalizedOptions {
   schemaController: SchemaOptions['schemaController']
   schemaErrorFormatter: SchemaOptions['schemaErrorFormatter']
   childLoggerFactory: ChildLoggerFactory | undefined
+  compileCache: SchemaOptions['compileCache']
   /** Deprecated by Fastify 4 (FSTDEP009): becomes the router's `version` strategy. */
   versioning: { storage: () => unknown, deriveVersion: (req: IncomingMessage, ctx?: unknown) => unknown } | undefined
 }

@@ -13,6 +13,7 @@ import type { Instance } from '../encapsulation/app-state'
 import type { AnyFn } from '../core/types'
 import { unwrapFluentSchema } from './route-schema'
 import { buildDefaultValidator } from './validation/ajv-compiler'
+import { compileCacheFromOption, type CompileCache } from './compile-cache'
 import type { AjvPlugin, AjvServerOptions, ValidatorCompiler, ValidatorFactory } from './validation/validator-types'
 import { assertSchemaErrorFormatter, defaultSchemaErrorFormatter, type SchemaErrorFormatter } from './validation/validation-errors'
 
@@ -54,6 +55,8 @@ export interface SchemaOptions {
   jsonShorthand?: boolean
   /** The factory option of the same name, kept here for the serializer (`buildSerializer`'s second argument). */
   serializerOpts?: Record<string, unknown>
+  /** `{ dir }`: where generated validators and serializers are kept between starts (compile-cache.ts). */
+  compileCache?: unknown
 }
 
 interface ControllerState {
@@ -71,7 +74,7 @@ class SchemaApp {
   nextContextId = 0
 
   constructor (readonly ajvOptions: AjvServerOptions, readonly jsonShorthand: boolean,
-    readonly serializerOpts: Record<string, unknown> | undefined) {}
+    readonly serializerOpts: Record<string, unknown> | undefined, readonly compileCache: CompileCache | null) {}
 }
 
 /** The default bucket: own schemas plus a live view of the parent context's, so later parent additions show. */
@@ -143,7 +146,7 @@ export class SchemaScope {
     if (opts.jsonShorthand !== undefined && typeof opts.jsonShorthand !== 'boolean') {
       throw new codes.FST_ERR_INIT_OPTS_INVALID('jsonShorthand must be a boolean')
     }
-    const app = new SchemaApp(ajvOptions, opts.jsonShorthand !== false, opts.serializerOpts)
+    const app = new SchemaApp(ajvOptions, opts.jsonShorthand !== false, opts.serializerOpts, compileCacheFromOption(opts.compileCache))
     return new SchemaScope(null, app, controller, null, null, formatter)
   }
 
@@ -206,7 +209,10 @@ export class SchemaScope {
     const key = this.getSchemasKey()
     let compiler = bySchemas.get(key)
     if (compiler === undefined) {
-      compiler = factory(this.getSchemas(), this.app.ajvOptions)
+      // the default compiler also gets the compile cache; a user's factory gets Fastify's two arguments
+      compiler = factory === buildDefaultValidator
+        ? buildDefaultValidator(this.getSchemas(), this.app.ajvOptions, this.app.compileCache)
+        : factory(this.getSchemas(), this.app.ajvOptions)
       bySchemas.set(key, compiler)
     }
     return compiler

@@ -18,4 +18,17 @@ export interface EnclaveFactory {
   fastify: EnclaveFactory
   /** Every error class, by code name (`errorCodes.FST_ERR_NOT_FOUND`). */
   errorCodes: EnclaveErrorCodes
+  /**
+   * Enclave only: readies an application created with `compileCache: { dir }` and writes its compile cache (every
+   * generated validator and serializer, with V8's code cache), for a warm first start. See docs/compile-cache.md.
+   */
+  precompile (app: EnclaveInstance): Promise<PrecompileResult>
+}
+
+/** What `precompile` wrote. */
+export interface PrecompileResult {
+  /** The pack file written. */
+  file: string
+  /** Generated validators and serializers it holds. */
+  entries: number
 }

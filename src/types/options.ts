@@ -84,6 +84,12 @@ export interface EnclaveOptions {
   schemaErrorFormatter?: SchemaErrorFormatter
   childLoggerFactory?: ChildLoggerFactory
   /**
+   * Enclave only: keep the validators and serializers Enclave generates as code in `dir`, and load them on the next
+   * start instead of generating and compiling them again (build it at image-build time with `enclave precompile`).
+   * The directory holds code the application runs: give it the trust of `node_modules`. See docs/compile-cache.md.
+   */
+  compileCache?: { dir: string }
+  /**
    * A custom strategy for the `version` route constraint: `deriveVersion` returns the request's version, or
    * `undefined` for a request that asks for none (only those reach unversioned routes).
    * @deprecated Use `constraints: { version }` (Fastify's FSTDEP009).

@@ -12,7 +12,7 @@ import type { SerializerFn } from './response-serializers'
 import { isObjectLike } from '../../core/objects'
 import type { JsonSchema } from '../../core/types'
 
-type Rounding = 'trunc' | 'floor' | 'ceil' | 'round'
+export type Rounding = 'trunc' | 'floor' | 'ceil' | 'round'
 const roundings: Record<Rounding, (n: number) => number> = { trunc: Math.trunc, floor: Math.floor, ceil: Math.ceil, round: Math.round }
 
 /** fast-json-stringify's own check of a schema against Draft-07; schemas it rejects are left to it, to report. */
@@ -155,7 +155,7 @@ class Generator {
       lines.push(statement)
     }
     lines.push('return json + \'}\'')
-    this.functions.push(`function ${name} (input) {\n  ${lines.join('\n  ')}\n}`)
+    this.functions.push(eagerFunction(name, 'input', lines))
     return name
   }
 
@@ -179,9 +179,17 @@ class Generator {
       '}',
       'return json + \']\''
     ]
-    this.functions.push(`function ${name} (obj) {\n  ${lines.filter(Boolean).join('\n  ')}\n}`)
+    this.functions.push(eagerFunction(name, 'obj', lines.filter(Boolean)))
     return name
   }
+}
+
+/**
+ * A function written as a parenthesized expression: V8 compiles it along with the factory (and keeps it in a compile
+ * cache's code) instead of pre-parsing it, then parsing it again on its first call.
+ */
+function eagerFunction (name: string, param: string, lines: string[]): string {
+  return `const ${name} = (function ${name} (${param}) {\n  ${lines.join('\n  ')}\n})`
 }
 
 function requiredError (key: string): string {
@@ -201,21 +209,27 @@ function primitive (schema: JsonSchema, type: string, input: string): string {
   return `(typeof ${input} === 'string' ? quote(${input}) : rt.string(${input}))`
 }
 
-/** Serializer options this generator honours; any other key (largeArrayMechanism, ajv, mode…) means fast-json-stringify. */
-function roundingOf (options: Record<string, unknown> | undefined): ((n: number) => number) | undefined {
-  if (options === undefined || options === null) return Math.trunc
+/**
+ * The rounding of the serializer options this generator honours (`'trunc'` when none is given); undefined for any
+ * other key (largeArrayMechanism, ajv, mode…), which means fast-json-stringify.
+ */
+export function roundingOf (options: Record<string, unknown> | undefined): Rounding | undefined {
+  if (options === undefined || options === null) return 'trunc'
   for (const key of Object.keys(options)) if (key !== 'rounding') return undefined
   const rounding = options.rounding ?? 'trunc'
-  return Object.hasOwn(roundings, rounding as string) ? roundings[rounding as Rounding] : undefined
+  return Object.hasOwn(roundings, rounding as string) ? rounding as Rounding : undefined
 }
 
+/** The parameters of the generated source's factory. */
+export const serializerParams = 'rt, quote'
+
 /**
- * Compiles `schema` into a serializer, or returns undefined when the schema (or an option) is outside what this
- * generator reproduces exactly, or when fast-json-stringify would reject the schema (it then reports why).
+ * The generator's source for `schema` (the body of a factory of `serializerParams`), or undefined when the schema
+ * (or an option) is outside what this generator reproduces exactly, or when fast-json-stringify would reject the
+ * schema (it then reports why).
  */
-export function compileSerializer (schema: unknown, options?: Record<string, unknown>): SerializerFn | undefined {
-  const rounding = roundingOf(options)
-  if (rounding === undefined || isValidSchema === undefined || !isValidSchema(schema)) return undefined
+export function serializerSource (schema: unknown, options?: Record<string, unknown>): string | undefined {
+  if (roundingOf(options) === undefined || isValidSchema === undefined || !isValidSchema(schema)) return undefined
   const generator = new Generator()
   let body: string
   try {
@@ -224,6 +238,17 @@ export function compileSerializer (schema: unknown, options?: Record<string, unk
     if (err instanceof Unsupported) return undefined
     throw err
   }
-  const source = `${generator.functions.join('\n')}\nreturn function serialize (input) {\n  return ${body}\n}`
-  return new Function('rt', 'quote', source)(runtime(rounding), quote) as SerializerFn
+  return `${generator.functions.join('\n')}\nreturn (function serialize (input) {\n  return ${body}\n})`
+}
+
+/** A serializer from the generated factory (compiled from source, or loaded from the compile cache). */
+export function serializerFromFactory (factory: (rt: unknown, quote: unknown) => unknown, rounding: Rounding): SerializerFn {
+  return factory(runtime(roundings[rounding]), quote) as SerializerFn
+}
+
+/** Compiles `schema` into a serializer, or undefined when `serializerSource` declines it. */
+export function compileSerializer (schema: unknown, options?: Record<string, unknown>): SerializerFn | undefined {
+  const source = serializerSource(schema, options)
+  if (source === undefined) return undefined
+  return serializerFromFactory(new Function(serializerParams, source) as (rt: unknown, quote: unknown) => unknown, roundingOf(options)!)
 }

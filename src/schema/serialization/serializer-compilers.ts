@@ -11,7 +11,8 @@ import { kPluginContext } from '../../core/symbols'
 import { assertSetter } from '../../core/start-guard'
 import type { Instance } from '../../encapsulation/app-state'
 import type { SchemaScope } from '../schema-scope'
-import { compileSerializer } from './serializer-compiler'
+import { compileSerializer, roundingOf, serializerFromFactory, serializerParams, serializerSource } from './serializer-compiler'
+import { CompileCache } from '../compile-cache'
 import { inspectForFastJsonStringify } from './response-schema'
 import type { SerializerCompiler, SerializerCompilerFactory, SerializerFn } from './serializer-types'
 
@@ -71,13 +72,14 @@ function sharedSchemaSet (schema: SchemaScope): SharedSchemaSet {
   if (set === undefined) {
     const externals = schema.getSchemas()
     const opts = schema.serializerOpts
-    set = { externals, opts, byFactory: new Map(), fastJsonStringify: fastJsonStringifyCompiler(externals, opts) }
+    set = { externals, opts, byFactory: new Map(), fastJsonStringify: fastJsonStringifyCompiler(externals, opts, schema.app.compileCache) }
     sets.set(key, set)
   }
   return set
 }
 
-function fastJsonStringifyCompiler (externals: Record<string, unknown>, opts: Record<string, unknown> | undefined): SerializerCompiler {
+function fastJsonStringifyCompiler (externals: Record<string, unknown>, opts: Record<string, unknown> | undefined,
+  cache: CompileCache | null): SerializerCompiler {
   const byJson = new Map<string, SerializerFn>()
   return function compileWithFastJsonStringify ({ schema }) {
     let json: string | undefined
@@ -88,7 +90,7 @@ function fastJsonStringifyCompiler (externals: Record<string, unknown>, opts: Re
     }
     const cached = json === undefined ? undefined : byJson.get(json)
     if (cached !== undefined) return cached
-    let fn = compileSerializer(schema, opts)
+    let fn = json !== undefined && cache !== null ? generatedSerializer(json, schema, opts, cache) : compileSerializer(schema, opts)
     if (fn === undefined) {
       const { untyped } = inspectForFastJsonStringify(schema, externals)
       fn = fastJsonStringify()(schema, { ...opts, schema: externals as Record<string, never> }) as SerializerFn
@@ -97,6 +99,19 @@ function fastJsonStringifyCompiler (externals: Record<string, unknown>, opts: Re
     if (json !== undefined) byJson.set(json, fn)
     return fn
   }
+}
+
+/** Enclave's generated serializer, from the compile cache when it has the entry, else generated and recorded in it. */
+function generatedSerializer (json: string, schema: unknown, opts: Record<string, unknown> | undefined, cache: CompileCache): SerializerFn | undefined {
+  const rounding = roundingOf(opts)
+  if (rounding === undefined) return undefined
+  const key = CompileCache.key('serializer', rounding, json)
+  const cached = cache.get(key)
+  if (cached !== undefined) return serializerFromFactory(cached, rounding)
+  const source = serializerSource(schema, opts)
+  if (source === undefined) return undefined
+  cache.put(key, serializerParams, source)
+  return serializerFromFactory(new Function(serializerParams, source) as (rt: unknown, quote: unknown) => unknown, rounding)
 }
 
 /**

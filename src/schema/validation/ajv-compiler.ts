@@ -10,8 +10,9 @@ import type { Options as AjvOptions } from 'ajv'
 import type addFormatsPlugin from 'ajv-formats'
 import { lazyModule } from '../../core/lazy-module'
 import { canDefer, deferredValidator } from './lazy-validator'
-import { instantiateValidator, validatorSource } from './generated-validator'
-import type { AjvPlugin, AjvServerOptions, ValidationFunction, ValidatorCompilerArgs, ValidatorFactory } from './validator-types'
+import { instantiateValidator, validatorFromFactory, validatorParams, validatorSource } from './generated-validator'
+import { CompileCache } from '../compile-cache'
+import type { AjvPlugin, AjvServerOptions, ValidationFunction, ValidatorCompiler, ValidatorCompilerArgs } from './validator-types'
 import type { JsonSchema } from '../../core/types'
 
 
@@ -128,8 +129,12 @@ function usesBaseline (options: AjvServerOptions): boolean {
  * The generator's validator for a schema it covers and Ajv's meta-schema accepts, else undefined. Works on the JSON
  * copy (`json`), as deferred compilation does.
  */
-function generatedValidator (json: string, schema: unknown, ajv: () => Ajv): ValidationFunction | undefined {
+function generatedValidator (json: string, schema: unknown, ajv: () => Ajv, cache: CompileCache | null): ValidationFunction | undefined {
   const copy = JSON.parse(json)
+  // an entry exists only for a schema that passed every check below under this very generator (the pack's fingerprint)
+  const key = cache === null ? '' : CompileCache.key('validator', 'baseline', json)
+  const cached = cache?.get(key)
+  if (cached !== undefined) return validatorFromFactory(cached, copy)
   const source = validatorSource(copy)
   if (source === undefined) return undefined
   try {
@@ -138,6 +143,7 @@ function generatedValidator (json: string, schema: unknown, ajv: () => Ajv): Val
   } catch {
     return undefined
   }
+  cache?.put(key, validatorParams, source)
   return instantiateValidator(source, copy)
 }
 
@@ -149,7 +155,7 @@ function generatedValidator (json: string, schema: unknown, ajv: () => Ajv): Val
  * other compiles here, so that `ready()` fails on it. The Ajv instance is built when first needed (at once when
  * there are shared schemas, so that a broken one fails `ready()` as before).
  */
-export const buildDefaultValidator: ValidatorFactory = (externalSchemas, ajvOptions) => {
+export const buildDefaultValidator = (externalSchemas: JsonSchema, ajvOptions: AjvServerOptions, cache: CompileCache | null = null): ValidatorCompiler => {
   let instance: Ajv | undefined
   const ajv = (): Ajv => (instance ??= buildAjv(ajvOptions, externalSchemas))
   if (Object.keys(externalSchemas).length > 0) ajv()
@@ -161,7 +167,7 @@ export const buildDefaultValidator: ValidatorFactory = (externalSchemas, ajvOpti
       const hit = compiled.get(key)
       if (hit !== undefined) return hit
     }
-    let validate = generate && key !== undefined ? generatedValidator(key, schema, ajv) : undefined
+    let validate = generate && key !== undefined ? generatedValidator(key, schema, ajv, cache) : undefined
     // deferred compilation works on a copy, so that a schema object changed after ready cannot change the validator
     validate ??= key !== undefined && canDefer(ajv(), schema)
       ? deferredValidator(schema, () => compileChecked(ajv(), JSON.parse(key)))

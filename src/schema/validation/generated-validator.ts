@@ -77,9 +77,17 @@ export function validatorSource (schema: JsonSchema): string | undefined {
   return generatorCovers(schema, defaultFormats) ? generateValidatorSource(schema, defaultFormats) : undefined
 }
 
+/** The parameters of the generated source's factory. */
+export const validatorParams = 'rt, schema'
+
 /** A validation function from generated source; `schema` is the (JSON) schema the source was generated from. */
 export function instantiateValidator (source: string, schema: JsonSchema): ValidationFunction {
-  const validate = new Function('rt', 'schema', source)(runtime, schema) as GeneratedValidator
+  return validatorFromFactory(new Function(validatorParams, source) as (rt: unknown, schema: unknown) => unknown, schema)
+}
+
+/** A validation function from the generated factory (compiled from source, or loaded from the compile cache). */
+export function validatorFromFactory (factory: (rt: unknown, schema: unknown) => unknown, schema: JsonSchema): ValidationFunction {
+  const validate = factory(runtime, schema) as GeneratedValidator
   validate.errors = null
   validate.schema = schema
   return validate

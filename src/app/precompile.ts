@@ -1,0 +1,27 @@
+/**
+ * `precompile(app)`: builds the application's compile cache now, for a warm first start — at image-build time, say
+ * (the `enclave precompile <entry>` command calls it). It readies the application, which generates every validator
+ * and serializer it can, and writes the pack with exactly those entries and V8's code cache for them.
+ */
+import { codes } from '../core/errors'
+import { kPluginContext } from '../core/symbols'
+import type { Instance } from '../encapsulation/app-state'
+
+/** What `precompile` wrote. */
+export interface PrecompileResult {
+  /** The pack file written. */
+  file: string
+  /** Generated validators and serializers it holds. */
+  entries: number
+}
+
+export async function precompile (app: Instance): Promise<PrecompileResult> {
+  const cache = app?.[kPluginContext]?.schema.app.compileCache
+  if (cache === undefined) throw new codes.FST_ERR_INIT_OPTS_INVALID('precompile() takes an application created by the factory')
+  if (cache === null) throw new codes.FST_ERR_INIT_OPTS_INVALID('precompile() needs an application created with the compileCache: { dir } option')
+  await app.ready()
+  // a write scheduled at ready would only repeat this one
+  await cache.settled()
+  const { file, entries } = cache.flush()
+  return { file, entries }
+}

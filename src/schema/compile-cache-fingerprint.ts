@@ -1,0 +1,53 @@
+/**
+ * The fingerprint of everything code in the compile cache depends on: the pack format, Enclave's version, the code
+ * of its generators (so that a changed generator never reuses old output, even under the same version number), and
+ * the versions of Ajv, ajv-formats and fast-json-stringify, whose behaviour the generated code reproduces.
+ */
+import { createHash, randomBytes } from 'node:crypto'
+import { readFileSync } from 'node:fs'
+import path from 'node:path'
+import { enclaveVersion } from '../core/version'
+
+const FORMAT_VERSION = 1
+
+/** The generators, relative to this folder (`.js` in the build, `.ts` when run from source). */
+const generatorFiles = [
+  'validation/validator-generator',
+  'validation/validator-subset',
+  'validation/generated-validator',
+  'serialization/serializer-compiler',
+  'compile-cache'
+]
+const reproduced = ['ajv', 'ajv-formats', 'fast-json-stringify']
+
+let fingerprint: string | undefined
+
+/** Hex SHA-256; computed once per process (reads the generators' files, ~0.1 ms). */
+export function packFingerprint (): string {
+  fingerprint ??= computeFingerprint()
+  return fingerprint
+}
+
+function computeFingerprint (): string {
+  const hash = createHash('sha256')
+  hash.update(`enclave-compile-cache ${FORMAT_VERSION}\0enclave ${enclaveVersion}\0`)
+  for (const name of reproduced) hash.update(`${name} ${packageVersion(name)}\0`)
+  const extension = path.extname(__filename)
+  for (const file of generatorFiles) {
+    try {
+      hash.update(readFileSync(path.join(__dirname, file + extension)))
+    } catch {
+      // a build whose generators cannot be read (a bundle, say) cannot tell stale code: its cache never matches
+      hash.update(randomBytes(16))
+    }
+  }
+  return hash.digest('hex')
+}
+
+function packageVersion (name: string): string {
+  try {
+    return (require(`${name}/package.json`) as { version: string }).version
+  } catch {
+    return 'unknown'
+  }
+}

@@ -1,0 +1,229 @@
+/**
+ * The persistent compile cache (factory option `compileCache: { dir }`): the validators and serializers Enclave's
+ * generators write, kept as code in one pack file per fingerprint, and loaded by the next start instead of being
+ * generated and compiled again.
+ *
+ * - An entry is keyed by a SHA-256 of its kind, its compiler options and the schema's JSON; the pack's file name and
+ *   header carry a fingerprint of everything the generated code depends on (Enclave's version and its generators'
+ *   own code, the versions of Ajv, ajv-formats and fast-json-stringify). A changed schema has another key and a
+ *   changed version another pack, so a stale entry is never loaded.
+ * - The header also holds the SHA-256 and length of the code: a truncated, corrupt or foreign file is ignored (and
+ *   rewritten once new entries are compiled). Writes go to a temporary file renamed over the pack: a reader sees the
+ *   old pack or the new one, never half of one.
+ * - The pack also holds V8's code cache for its code (bytecode), so a warm start neither parses nor compiles it; V8
+ *   refuses a cache from another V8 version by itself, and the code is then compiled from source.
+ *
+ * The directory holds code that runs in the application: it deserves the trust of `node_modules` (docs/security.md).
+ */
+import { createHash, randomBytes } from 'node:crypto'
+import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
+import path from 'node:path'
+import { Script } from 'node:vm'
+import { codes } from '../core/errors'
+import { isPlainObject } from '../core/objects'
+import { packFingerprint } from './compile-cache-fingerprint'
+
+/** The option as given to the factory. */
+export interface CompileCacheOptions {
+  dir: string
+}
+
+/** A generated factory: `(runtime, argument) => compiled function`. */
+export type GeneratedFactory = (runtime: unknown, argument: unknown) => unknown
+
+interface Entry {
+  key: string
+  /** `function (rt, arg) { ... }`: the generator's source wrapped as a function expression. */
+  code: string
+}
+
+const FORMAT = 'enclave-compile-cache'
+
+/** What `flush` did. */
+export interface FlushResult {
+  file: string
+  entries: number
+  written: boolean
+}
+
+/** Checks the factory option (fail-fast: a cache that cannot work should not be silently off). */
+export function compileCacheFromOption (option: unknown): CompileCache | null {
+  if (option === undefined || option === null || option === false) return null
+  if (!isPlainObject(option) || typeof option.dir !== 'string' || option.dir === '') {
+    throw new codes.FST_ERR_INIT_OPTS_INVALID('compileCache must be { dir: string } (a directory for generated code)')
+  }
+  return new CompileCache(path.resolve(option.dir))
+}
+
+export class CompileCache {
+  readonly file: string
+  /** Entries of the pack on disk, by key: their factories are evaluated when the pack is loaded. */
+  #loaded: Record<string, GeneratedFactory> | null = null
+  #loadedCode = new Map<string, string>()
+  /** Entries this process used (loaded or new): what a pack written now holds. */
+  readonly #used = new Map<string, Entry>()
+  #script: Script | null = null
+  #dirty = false
+  #codeCacheMissing = false
+  #pending: Promise<FlushResult> | null = null
+
+  constructor (readonly dir: string) {
+    this.file = path.join(dir, `${FORMAT}-${packFingerprint().slice(0, 16)}.pack`)
+  }
+
+  /** The key of an entry: kind (`validator`, `serializer`), options and the schema's JSON. */
+  static key (kind: string, options: string, json: string): string {
+    return createHash('sha256').update(`${kind}\0${options}\0${json}`).digest('base64url')
+  }
+
+  /** The cached factory for `key`, or undefined. The first lookup loads the pack. */
+  get (key: string): GeneratedFactory | undefined {
+    this.#loaded ??= this.#load()
+    const factory = Object.hasOwn(this.#loaded, key) ? this.#loaded[key] : undefined
+    if (factory !== undefined && !this.#used.has(key)) this.#used.set(key, { key, code: this.#loadedCode.get(key)! })
+    return factory
+  }
+
+  /** Records a newly generated entry (`body` is the body of a function of `params`), to be written by `flush`. */
+  put (key: string, params: string, body: string): void {
+    if (this.#used.has(key)) return
+    this.#used.set(key, { key, code: `function (${params}) {\n${body}\n}` })
+    this.#dirty = true
+  }
+
+  /** Whether a pack should be written: new entries, or a pack loaded without (usable) V8 code cache. */
+  get needsFlush (): boolean {
+    return this.#dirty || this.#codeCacheMissing
+  }
+
+  /** Writes the pack in the background, once the application is ready (at most one write at a time). */
+  scheduleFlush (): void {
+    if (!this.needsFlush || this.#pending !== null) return
+    this.#pending = new Promise<FlushResult>((resolve) => setImmediate(() => resolve(this.#flushQuietly())))
+      .finally(() => { this.#pending = null })
+  }
+
+  /** Waits for a scheduled write (when the application closes). */
+  async settled (): Promise<void> {
+    await this.#pending
+  }
+
+  /**
+   * Writes the pack now: the entries this process used, sources and V8 code cache. `precompile` calls it; a write
+   * after ready goes through `scheduleFlush`. Throws when the directory cannot be written.
+   */
+  flush (): FlushResult {
+    const entries = [...this.#used.values()].sort((a, b) => (a.key < b.key ? -1 : 1))
+    // the index gives each entry's code by position, to write it again with the entries of a later start
+    const index: Array<[string, number, number]> = []
+    let source = '({\n'
+    for (const entry of entries) {
+      source += `${JSON.stringify(entry.key)}: `
+      index.push([entry.key, source.length, source.length + entry.code.length])
+      source += entry.code + ',\n'
+    }
+    source += '})'
+    const codeCache = this.#codeCacheFor(source, entries)
+    const sourceBytes = Buffer.from(source)
+    const header = JSON.stringify({
+      format: FORMAT,
+      fingerprint: packFingerprint(),
+      sourceLength: sourceBytes.length,
+      sourceHash: createHash('sha256').update(sourceBytes).digest('hex'),
+      codeCacheLength: codeCache.length,
+      index
+    })
+    mkdirSync(this.dir, { recursive: true })
+    const temporary = `${this.file}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`
+    try {
+      writeFileSync(temporary, Buffer.concat([Buffer.from(header + '\n'), sourceBytes, codeCache]))
+      renameSync(temporary, this.file)
+    } catch (err) {
+      rmSync(temporary, { force: true })
+      throw err
+    }
+    this.#dirty = false
+    this.#codeCacheMissing = false
+    return { file: this.file, entries: entries.length, written: true }
+  }
+
+  /** A write after ready must never take the application down: a read-only directory only means no cache. */
+  #flushQuietly (): FlushResult {
+    try {
+      return this.flush()
+    } catch {
+      return { file: this.file, entries: this.#used.size, written: false }
+    }
+  }
+
+  /**
+   * V8's code cache of the pack's source. When the source is the pack loaded at start (nothing new), the loaded
+   * script has every factory compiled already. Otherwise the new source is compiled and each factory run once, so
+   * that the functions they return (compiled with them) are in the cache too.
+   */
+  #codeCacheFor (source: string, entries: Entry[]): Buffer {
+    let script = this.#script
+    if (script === null || this.#dirty || entries.length !== this.#loadedCode.size) {
+      script = new Script(source, { filename: this.file })
+      const factories = script.runInThisContext() as Record<string, GeneratedFactory>
+      for (const entry of entries) {
+        try {
+          factories[entry.key](undefined, undefined)
+        } catch {
+          // a factory needs its runtime to run to the end; compiling is what mattered
+        }
+      }
+    }
+    return script.createCachedData()
+  }
+
+  /** Reads and checks the pack; anything wrong with it means an empty cache (the next write replaces it). */
+  #load (): Record<string, GeneratedFactory> {
+    let data: Buffer
+    try {
+      data = readFileSync(this.file)
+    } catch {
+      return {}
+    }
+    const pack = parsePack(data)
+    if (pack === null) return {}
+    try {
+      const script = new Script(pack.source, { filename: this.file, cachedData: pack.codeCache.length > 0 ? pack.codeCache : undefined })
+      this.#codeCacheMissing = pack.codeCache.length === 0 || script.cachedDataRejected === true
+      const factories = script.runInThisContext() as Record<string, GeneratedFactory>
+      if (!isPlainObject(factories)) return {}
+      this.#script = script
+      for (const [key, start, end] of pack.index) this.#loadedCode.set(key, pack.source.slice(start, end))
+      return factories
+    } catch {
+      return {}
+    }
+  }
+}
+
+type PackIndex = Array<[string, number, number]>
+
+/** Header, source and code cache of a pack, or null when it is not a complete, intact pack of this fingerprint. */
+function parsePack (data: Buffer): { source: string, codeCache: Buffer, index: PackIndex } | null {
+  const newline = data.indexOf(0x0a)
+  if (newline === -1) return null
+  let header: Record<string, unknown>
+  try {
+    header = JSON.parse(data.toString('utf8', 0, newline))
+  } catch {
+    return null
+  }
+  if (!isPlainObject(header) || header.format !== FORMAT || header.fingerprint !== packFingerprint()) return null
+  const { sourceLength, codeCacheLength, sourceHash, index } = header
+  if (!Number.isSafeInteger(sourceLength) || !Number.isSafeInteger(codeCacheLength) || !isIndex(index)) return null
+  const start = newline + 1
+  if (data.length !== start + (sourceLength as number) + (codeCacheLength as number)) return null
+  const sourceBytes = data.subarray(start, start + (sourceLength as number))
+  if (createHash('sha256').update(sourceBytes).digest('hex') !== sourceHash) return null
+  return { source: sourceBytes.toString('utf8'), codeCache: data.subarray(start + (sourceLength as number)), index }
+}
+
+function isIndex (value: unknown): value is PackIndex {
+  return Array.isArray(value) && value.every((item) => Array.isArray(item) && typeof item[0] === 'string' &&
+    Number.isSafeInteger(item[1]) && Number.isSafeInteger(item[2]))
+}

@@ -1,0 +1,194 @@
+/**
+ * The compile cache (`compileCache: { dir }`): generated validators and serializers kept between starts. A warm start
+ * loads them; a changed schema or a pack of another fingerprint is never used; a corrupt or foreign file is ignored
+ * and replaced; writes are atomic and never take the application down.
+ */
+import { describe, test } from 'node:test'
+import assert from 'node:assert/strict'
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { spawnSync } from 'node:child_process'
+import os from 'node:os'
+import path from 'node:path'
+import { CompileCache } from '../../src/schema/compile-cache'
+import { precompile } from '../../src/app/precompile'
+import { enclave } from '../helpers'
+
+function temporaryDir (t: { after: (fn: () => void) => void }): string {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'enclave-compile-cache-test-'))
+  t.after(() => rmSync(dir, { recursive: true, force: true }))
+  return dir
+}
+
+const body = (maxLength: number): Record<string, unknown> => ({
+  type: 'object',
+  required: ['name'],
+  properties: { name: { type: 'string', maxLength }, age: { type: 'integer', default: 1 } }
+})
+const response = { type: 'object', properties: { name: { type: 'string' }, age: { type: 'integer' } } }
+
+/** An application whose one route validates `body(maxLength)` and serializes through `response`. */
+function app (dir: string, maxLength = 3): any {
+  const instance = enclave({ compileCache: { dir } })
+  instance.post('/users', { schema: { body: body(maxLength), response: { 200: response } } }, async (request: any) => ({ ...request.body, secret: 1 }))
+  return instance
+}
+
+function packFile (dir: string): string {
+  const packs = readdirSync(dir).filter((name) => name.endsWith('.pack'))
+  assert.equal(packs.length, 1, `packs in ${dir}: ${packs.join(', ')}`)
+  return path.join(dir, packs[0])
+}
+
+function header (dir: string): Record<string, any> {
+  const data = readFileSync(packFile(dir))
+  return JSON.parse(data.toString('utf8', 0, data.indexOf(0x0a)))
+}
+
+const validatorKey = (maxLength: number): string => CompileCache.key('validator', 'baseline', JSON.stringify(body(maxLength)))
+
+async function answers (instance: any): Promise<Array<[number, string]>> {
+  const results: Array<[number, string]> = []
+  for (const payload of [{ name: 'ann' }, { name: 'toolong' }, { name: 'bo', age: '7' }]) {
+    const res = await instance.inject({ method: 'POST', url: '/users', payload })
+    results.push([res.statusCode, res.payload])
+  }
+  return results
+}
+
+describe('compile cache', () => {
+  test('a first start writes the pack once ready; a second start answers the same from it', async (t) => {
+    const dir = temporaryDir(t)
+    const first = app(dir)
+    const expected = await answers(first)
+    await first.close()
+    assert.deepEqual(expected, [
+      [200, '{"name":"ann","age":1}'],
+      [400, '{"statusCode":400,"code":"FST_ERR_VALIDATION","error":"Bad Request","message":"body/name must NOT have more than 3 characters"}'],
+      [200, '{"name":"bo","age":7}']
+    ])
+    assert.deepEqual(header(dir).index.map((entry: unknown[]) => entry[0]).sort(), [
+      CompileCache.key('serializer', 'trunc', JSON.stringify(response)), validatorKey(3)
+    ].sort())
+
+    const cache = new CompileCache(dir)
+    assert.equal(typeof cache.get(validatorKey(3)), 'function')
+    const written = readFileSync(packFile(dir))
+    const second = app(dir)
+    assert.deepEqual(await answers(second), expected)
+    await second.close()
+    // nothing new: the pack was not written again
+    assert.deepEqual(readFileSync(packFile(dir)), written)
+  })
+
+  test('a changed schema never uses the old entry; the pack then holds what the application uses', async (t) => {
+    const dir = temporaryDir(t)
+    await app(dir, 3).ready().then((instance: any) => instance.close())
+    const changed = app(dir, 10)
+    const res = await changed.inject({ method: 'POST', url: '/users', payload: { name: 'toolong' } })
+    assert.deepEqual([res.statusCode, res.payload], [200, '{"name":"toolong","age":1}'])
+    await changed.close()
+    const keys = header(dir).index.map((entry: unknown[]) => entry[0])
+    assert.ok(keys.includes(validatorKey(10)))
+    assert.ok(!keys.includes(validatorKey(3)))
+  })
+
+  test('a corrupt, truncated or foreign pack is ignored, and replaced by a good one', async (t) => {
+    const dir = temporaryDir(t)
+    const first = app(dir)
+    const expected = await answers(first)
+    await first.close()
+    const file = packFile(dir)
+    const good = readFileSync(file)
+    const sourceStart = good.indexOf(0x0a) + 1
+    const flipped = Buffer.from(good)
+    // a limit in the code changed on disk ("3" → "9"): the checksum no longer matches
+    const limit = flipped.indexOf('> 3', sourceStart)
+    flipped[limit + 2] = 0x39
+    const foreignHeader = { ...header(dir), fingerprint: 'another version' }
+    const foreign = Buffer.concat([Buffer.from(JSON.stringify(foreignHeader) + '\n'), good.subarray(sourceStart)])
+    for (const damaged of [flipped, good.subarray(0, good.length - 10), Buffer.from('not a pack at all'), foreign]) {
+      writeFileSync(file, damaged)
+      const instance = app(dir)
+      assert.deepEqual(await answers(instance), expected)
+      await instance.close()
+      assert.deepEqual(header(dir).fingerprint, header(dir).fingerprint)
+      assert.notDeepEqual(readFileSync(file), damaged)
+      assert.equal(typeof new CompileCache(dir).get(validatorKey(3)), 'function')
+    }
+  })
+
+  test('files that are not packs are left alone, and writes leave no temporary file', async (t) => {
+    const dir = temporaryDir(t)
+    writeFileSync(path.join(dir, 'notes.txt'), 'mine')
+    await app(dir).ready().then((instance: any) => instance.close())
+    assert.deepEqual(readdirSync(dir).filter((name) => !name.endsWith('.pack')), ['notes.txt'])
+    assert.equal(readFileSync(path.join(dir, 'notes.txt'), 'utf8'), 'mine')
+  })
+
+  test('two writers of one pack leave a whole pack (each renames a complete file over it)', async (t) => {
+    const dir = temporaryDir(t)
+    await app(dir).ready().then((instance: any) => instance.close())
+    const a = new CompileCache(dir)
+    const b = new CompileCache(dir)
+    a.get(validatorKey(3))
+    b.put('someKey', 'rt, schema', 'return 1')
+    a.put('otherKey', 'rt, schema', 'return 2')
+    a.flush()
+    b.flush()
+    assert.deepEqual(header(dir).index.map((entry: unknown[]) => entry[0]), ['someKey'])
+    assert.equal(new CompileCache(dir).get('someKey')?.(undefined, undefined), 1)
+  })
+
+  test('a directory that cannot be written means no cache, not a failing application', async (t) => {
+    const dir = temporaryDir(t)
+    const file = path.join(dir, 'a-file')
+    writeFileSync(file, 'x')
+    const instance = app(path.join(file, 'cache'))
+    assert.deepEqual((await answers(instance))[0], [200, '{"name":"ann","age":1}'])
+    await instance.close()
+    await assert.rejects(precompile(app(path.join(file, 'cache'))), { code: 'ENOTDIR' })
+  })
+
+  test('the option is checked when the application is created', () => {
+    for (const compileCache of ['dir', { dir: '' }, { dir: 7 }, []]) {
+      assert.throws(() => enclave({ compileCache }), { code: 'FST_ERR_INIT_OPTS_INVALID' }, JSON.stringify(compileCache))
+    }
+  })
+})
+
+describe('precompile', () => {
+  test('writes every generated validator and serializer with V8\'s code cache', async (t) => {
+    const dir = temporaryDir(t)
+    const instance = app(dir)
+    const result = await precompile(instance)
+    assert.deepEqual(result, { file: packFile(dir), entries: 2 })
+    assert.ok(header(dir).codeCacheLength > 0)
+    await instance.close()
+  })
+
+  test('needs an application created with compileCache', async () => {
+    await assert.rejects(precompile(enclave()), { code: 'FST_ERR_INIT_OPTS_INVALID' })
+    await assert.rejects(precompile({} as any), { code: 'FST_ERR_INIT_OPTS_INVALID' })
+  })
+
+  test('the enclave precompile command builds the cache from an entry module', (t) => {
+    const dir = temporaryDir(t)
+    const entry = path.join(dir, 'entry.mjs')
+    const factory = path.resolve(__dirname, '..', '..', 'src', 'index.ts')
+    writeFileSync(entry, `import enclave from ${JSON.stringify(factory)}
+export default async function build () {
+  const app = enclave({ compileCache: { dir: ${JSON.stringify(path.join(dir, 'cache'))} } })
+  app.get('/', { schema: { querystring: { type: 'object', properties: { n: { type: 'integer' } } } } }, async () => 'ok')
+  return app
+}
+`)
+    const bin = path.resolve(__dirname, '..', '..', 'src', 'bin', 'enclave.ts')
+    const run = spawnSync(process.execPath, ['--import', 'tsx', bin, 'precompile', entry, '--json'], { encoding: 'utf8' })
+    assert.equal(run.status, 0, run.stderr)
+    const printed = JSON.parse(run.stdout)
+    assert.deepEqual([printed.file, printed.entries], [packFile(path.join(dir, 'cache')), 1])
+    const usage = spawnSync(process.execPath, ['--import', 'tsx', bin, 'build'], { encoding: 'utf8' })
+    assert.equal(usage.status, 2)
+    assert.match(usage.stderr, /Usage: enclave precompile <entry>/)
+  })
+})
