@@ -3,6 +3,16 @@ import { parse as parseJson } from 'secure-json-parse'
 import { codes } from '../core/errors'
 import type { ParserDone, PoisoningAction } from './content-type-parser'
 
+/**
+ * Whether a JSON text certainly holds no `__proto__` or `constructor` key: secure-json-parse looks for those with two
+ * regular expressions over the whole text, after parsing; without either word, without a backslash (every `\uXXXX`
+ * spelling of them needs one) and without a BOM (which it strips first), it returns `JSON.parse`'s result as it is,
+ * so the scans can be skipped. Three `includes` are several times cheaper than its two scans.
+ */
+function cannotBePoisoned (text: string): boolean {
+  return text.charCodeAt(0) !== 0xFEFF && !text.includes('\\') && !text.includes('__proto__') && !text.includes('constructor')
+}
+
 /** The built-in `application/json` parser for a `parseAs: 'string'` (or `'buffer'`) body. */
 export function createJsonParser (onProtoPoisoning: PoisoningAction = 'error', onConstructorPoisoning: PoisoningAction = 'error') {
   const options = { protoAction: onProtoPoisoning, constructorAction: onConstructorPoisoning }
@@ -13,7 +23,7 @@ export function createJsonParser (onProtoPoisoning: PoisoningAction = 'error', o
     }
     let json: unknown
     try {
-      json = parseJson(body, null, options)
+      json = typeof body === 'string' && cannotBePoisoned(body) ? JSON.parse(body) : parseJson(body, null, options)
     } catch (err) {
       // Malformed JSON and poisoning both throw a SyntaxError; Fastify answers 400 with its message.
       (err as Error & { statusCode?: number }).statusCode = 400

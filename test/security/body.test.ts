@@ -150,6 +150,23 @@ describe('prototype poisoning', () => {
     await app.close()
   })
 
+  test('keys spelt with escapes are found too; a BOM is skipped as secure-json-parse skips it', async () => {
+    const { app, calls } = buildApp()
+    const escaped = ['{"\\u005f_proto__":{"polluted":true}}', '{"__pr\\u006fto__":{"polluted":true}}', '{"c\\u006fnstructor":{"prototype":{"polluted":true}}}']
+    for (const payload of escaped) {
+      const res = await app.inject({ method: 'POST', url: '/echo', headers: { 'content-type': 'application/json' }, payload })
+      assert.deepEqual([res.statusCode, res.json().message], [400, 'Object contains forbidden prototype property'], payload)
+    }
+    assert.equal(calls.length, 0)
+    const res = await app.inject({ method: 'POST', url: '/echo', headers: { 'content-type': 'application/json' }, payload: '\ufeff{"a":"x\\ny"}' })
+    assert.deepEqual([res.statusCode, res.json()], [200, { body: { a: 'x\ny' } }])
+    const removed = buildApp({ onProtoPoisoning: 'remove' })
+    const stripped = await removed.app.inject({ method: 'POST', url: '/echo', headers: { 'content-type': 'application/json' }, payload: '{"a":1,"\\u005f_proto__":{"p":1}}' })
+    assert.deepEqual([stripped.statusCode, stripped.json()], [200, { body: { a: 1 } }])
+    await app.close()
+    await removed.app.close()
+  })
+
   test('mixed: error on __proto__, remove on constructor', async () => {
     const { app } = buildApp({ onProtoPoisoning: 'error', onConstructorPoisoning: 'remove' })
     const a = await app.inject({ method: 'POST', url: '/echo', headers: { 'content-type': 'application/json' }, payload: proto })
