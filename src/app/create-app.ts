@@ -66,6 +66,7 @@ export function createInstance (userOptions?: unknown): Instance {
   // the rest of the closing still happens), then the listening server closes.
   ;(loader as unknown as NodeJS.EventEmitter).once('preReady', () => root.onClose((_instance: Instance, done: (err?: Error) => void) => {
     app.closing = true
+    root[kPluginContext].schema.app.deferredCompilations.stop()
     // without preClose hooks the server closes in this very tick, as in Fastify: a handler that called close() has
     // not written its response yet, so Node's idle-connection sweep spares its connection (and pipelined requests)
     if (app.applicationHooks.preClose.length === 0) {
@@ -137,8 +138,11 @@ function ready (app: AppState, avvioReady: (cb: AvvioReadyCallback) => void) {
         // after the plugins' own ready callbacks, which were attached to `loaded` first
         loaded!.then(() => {
           compileRoutes(app)
-          // what the routes newly compiled goes to the compile cache in the background, once ready
-          app.root[kPluginContext].schema.app.compileCache?.scheduleFlush()
+          // in the background once ready: what the routes newly generated goes to the compile cache, and the
+          // validators Ajv compiles on first use are compiled ahead of their first request
+          const schemas = app.root[kPluginContext].schema.app
+          schemas.compileCache?.scheduleFlush()
+          schemas.deferredCompilations.start()
           return runApplicationHooks(app, 'onReady')
         }).then(() => {
           // started from here on, whatever avvio still has queued: nothing may reshape the application any more

@@ -14,6 +14,7 @@ import type { AnyFn } from '../core/types'
 import { unwrapFluentSchema } from './route-schema'
 import { buildDefaultValidator } from './validation/ajv-compiler'
 import { compileCacheFromOption, type CompileCache } from './compile-cache'
+import { DeferredCompilations } from './validation/lazy-validator'
 import type { AjvPlugin, AjvServerOptions, ValidatorCompiler, ValidatorFactory } from './validation/validator-types'
 import { assertSchemaErrorFormatter, defaultSchemaErrorFormatter, type SchemaErrorFormatter } from './validation/validation-errors'
 
@@ -71,6 +72,8 @@ class SchemaApp {
   version = 0
   /** Validator compilers by factory, then by shared-schema set: contexts that see the same schemas share one. */
   readonly validatorCompilers = new Map<ValidatorFactory, Map<string, ValidatorCompiler>>()
+  /** Validators Ajv compiles on first use, compiled in the background once the application is ready. */
+  readonly deferredCompilations = new DeferredCompilations()
   nextContextId = 0
 
   constructor (readonly ajvOptions: AjvServerOptions, readonly jsonShorthand: boolean,
@@ -211,7 +214,7 @@ export class SchemaScope {
     if (compiler === undefined) {
       // the default compiler also gets the compile cache; a user's factory gets Fastify's two arguments
       compiler = factory === buildDefaultValidator
-        ? buildDefaultValidator(this.getSchemas(), this.app.ajvOptions, this.app.compileCache)
+        ? buildDefaultValidator(this.getSchemas(), this.app.ajvOptions, this.app)
         : factory(this.getSchemas(), this.app.ajvOptions)
       bySchemas.set(key, compiler)
     }

@@ -9,7 +9,7 @@ import type Ajv from 'ajv'
 import type { Options as AjvOptions } from 'ajv'
 import type addFormatsPlugin from 'ajv-formats'
 import { lazyModule } from '../../core/lazy-module'
-import { canDefer, deferredValidator } from './lazy-validator'
+import { canDefer, deferredValidator, type DeferredCompilations } from './lazy-validator'
 import { instantiateValidator, validatorFromFactory, validatorParams, validatorSource } from './generated-validator'
 import { CompileCache } from '../compile-cache'
 import type { AjvPlugin, AjvServerOptions, ValidationFunction, ValidatorCompiler, ValidatorCompilerArgs } from './validator-types'
@@ -155,7 +155,15 @@ function generatedValidator (json: string, schema: unknown, ajv: () => Ajv, cach
  * other compiles here, so that `ready()` fails on it. The Ajv instance is built when first needed (at once when
  * there are shared schemas, so that a broken one fails `ready()` as before).
  */
-export const buildDefaultValidator = (externalSchemas: JsonSchema, ajvOptions: AjvServerOptions, cache: CompileCache | null = null): ValidatorCompiler => {
+/** What the default compiler gets besides Fastify's two arguments: the compile cache and the background queue. */
+export interface DefaultValidatorContext {
+  compileCache: CompileCache | null
+  deferredCompilations?: DeferredCompilations
+}
+
+export const buildDefaultValidator = (externalSchemas: JsonSchema, ajvOptions: AjvServerOptions,
+  context: DefaultValidatorContext = { compileCache: null }): ValidatorCompiler => {
+  const cache = context.compileCache
   let instance: Ajv | undefined
   const ajv = (): Ajv => (instance ??= buildAjv(ajvOptions, externalSchemas))
   if (Object.keys(externalSchemas).length > 0) ajv()
@@ -170,7 +178,7 @@ export const buildDefaultValidator = (externalSchemas: JsonSchema, ajvOptions: A
     let validate = generate && key !== undefined ? generatedValidator(key, schema, ajv, cache) : undefined
     // deferred compilation works on a copy, so that a schema object changed after ready cannot change the validator
     validate ??= key !== undefined && canDefer(ajv(), schema)
-      ? deferredValidator(schema, () => compileChecked(ajv(), JSON.parse(key)))
+      ? deferredValidator(schema, () => compileChecked(ajv(), JSON.parse(key)), context.deferredCompilations)
       : ajv().compile(schema)
     if (key !== undefined) compiled.set(key, validate)
     return validate

@@ -79,10 +79,43 @@ function isPattern (pattern: unknown): boolean {
 }
 
 /**
- * A validation function that compiles on its first call; `errors` (and `schema`) mirror the compiled function's,
- * so callers use it exactly as an Ajv validator.
+ * The deferred validators of an application not compiled yet. Once the application is ready they are compiled in
+ * the background, a few milliseconds at a time between requests, so that a route's first request rarely pays for
+ * its compilation; a request that comes first compiles its own validator, as before.
  */
-export function deferredValidator (schema: unknown, compile: () => ValidationFunction): ValidationFunction {
+export class DeferredCompilations {
+  readonly #pending: Array<() => void> = []
+  #running = false
+
+  add (compile: () => void): void {
+    this.#pending.push(compile)
+  }
+
+  /** Compiles the pending validators in slices of `sliceMs`, yielding to I/O between slices. */
+  start (sliceMs = 5): void {
+    if (this.#running || this.#pending.length === 0) return
+    this.#running = true
+    const step = (): void => {
+      const until = performance.now() + sliceMs
+      while (this.#pending.length > 0 && performance.now() < until) this.#pending.shift()!()
+      if (this.#pending.length > 0 && this.#running) setImmediate(step)
+      else this.#running = false
+    }
+    setImmediate(step)
+  }
+
+  /** When the application closes: what is not compiled yet stays for its first use. */
+  stop (): void {
+    this.#running = false
+    this.#pending.length = 0
+  }
+}
+
+/**
+ * A validation function that compiles on its first call (or earlier, in the background, when `background` is
+ * given); `errors` (and `schema`) mirror the compiled function's, so callers use it exactly as an Ajv validator.
+ */
+export function deferredValidator (schema: unknown, compile: () => ValidationFunction, background?: DeferredCompilations): ValidationFunction {
   let compiled: ValidationFunction | undefined
   const validate: ValidationFunction & { schema?: unknown } = function validateOnFirstUse (data: unknown): unknown {
     compiled ??= compile()
@@ -92,5 +125,12 @@ export function deferredValidator (schema: unknown, compile: () => ValidationFun
   }
   validate.errors = null
   validate.schema = schema
+  background?.add(() => {
+    try {
+      compiled ??= compile()
+    } catch {
+      // cannot happen for a schema canDefer accepted; if it did, the first request compiles it and reports why
+    }
+  })
   return validate
 }

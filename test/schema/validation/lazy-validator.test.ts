@@ -6,6 +6,7 @@ import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import type Ajv from 'ajv'
 import { enclave } from '../../helpers'
+import { DeferredCompilations } from '../../../src/schema/validation/lazy-validator'
 
 /** An app whose Ajv counts compilations (an Ajv plugin wraps `compile`). */
 function countingApp (): { app: any, compiled: () => number } {
@@ -87,4 +88,34 @@ test('ready() fails on schemas Ajv rejects, whatever looks plain about them', as
       return true
     })
   }
+})
+
+test('once ready, deferred validators compile in the background, before their first request', async () => {
+  const { app, compiled } = countingApp()
+  app.post('/users', { schema: { body: userSchema } }, async (request: any) => request.body)
+  app.post('/other', { schema: { body: { ...userSchema, required: ['age'] } } }, async (request: any) => request.body)
+  await app.ready()
+  assert.equal(compiled(), 0)
+  // the background work runs between I/O turns: a few turns of the event loop, no timers
+  for (let turn = 0; turn < 20 && compiled() < 2; turn++) await new Promise((resolve) => setImmediate(resolve))
+  assert.equal(compiled(), 2)
+  const res = await app.inject({ method: 'POST', url: '/users', payload: { name: 'toolong' } })
+  assert.deepEqual([res.statusCode, res.json().message], [400, 'body/name must NOT have more than 5 characters'])
+  assert.equal(compiled(), 2)
+})
+
+test('the background queue runs in slices between event-loop turns, and stops for good when told', async () => {
+  const ran: number[] = []
+  const queue = new DeferredCompilations()
+  for (let i = 0; i < 3; i++) queue.add(() => { ran.push(i) })
+  queue.start()
+  assert.equal(ran.length, 0)
+  for (let turn = 0; turn < 5 && ran.length < 3; turn++) await new Promise((resolve) => setImmediate(resolve))
+  assert.deepEqual(ran, [0, 1, 2])
+  const stopped = new DeferredCompilations()
+  stopped.add(() => { ran.push(9) })
+  stopped.stop()
+  stopped.start()
+  for (let turn = 0; turn < 5; turn++) await new Promise((resolve) => setImmediate(resolve))
+  assert.deepEqual(ran, [0, 1, 2])
 })
