@@ -132,7 +132,7 @@ Object.defineProperties(Request.prototype, {
       // a not-found handler is no route: Fastify reports no method, url or config of its own
       const isRoute = !route.isNotFound
       return {
-        method: isRoute ? route.method : undefined,
+        method: isRoute ? route.config.method : undefined,
         url: isRoute ? route.url : undefined,
         config: route.config,
         schema: route.schema,
@@ -162,7 +162,7 @@ Object.defineProperties(Request.prototype, {
   routerMethod: {
     get () {
       warnDeprecated('routerMethod')
-      return this[kRoute].isNotFound ? undefined : this[kRoute].method
+      return this[kRoute].isNotFound ? undefined : this[kRoute].config.method
     }
   },
   routeSchema: {

@@ -147,6 +147,18 @@ test('route config is visible at request.routeOptions.config and routeConfig', a
   await app.close()
 })
 
+test('a route of several methods reports them all, as declared, in routeOptions.method and its config; its HEAD route says HEAD', async () => {
+  const app = enclave()
+  const report = async (req: any) => ({ method: req.routeOptions.method, config: req.routeOptions.config })
+  app.route({ method: ['get', 'POST'], url: '/m', config: { x: 1 }, handler: report })
+  app.route({ method: 'HEAD', url: '/h', handler: async (req: any, reply: any) => reply.header('x-method', JSON.stringify(req.routeOptions.method)).send() })
+  const expected = { method: ['GET', 'POST'], config: { x: 1, url: '/m', method: ['GET', 'POST'] } }
+  assert.deepEqual((await app.inject('/m')).json(), expected)
+  assert.deepEqual((await app.inject({ method: 'POST', url: '/m' })).json(), expected)
+  assert.equal((await app.inject({ method: 'HEAD', url: '/h' })).headers['x-method'], '"HEAD"')
+  await app.close()
+})
+
 test('the handler runs with this = its instance', async () => {
   const app = enclave()
   app.register(async (child: any) => {
