@@ -1,7 +1,8 @@
 /**
- * The deprecation warnings of Fastify 4, with its codes and texts: users and tools filter warnings on either, so
- * Enclave emits the same ones for the same deprecated calls (test/compatibility/deprecations.test.ts compares them
- * with fastify@4's). Each is emitted once per process, as Fastify does, except where noted.
+ * The deprecation warnings of Fastify 4, and its FSTWRN002 warning, with their codes and texts: users and tools
+ * filter warnings on either, so Enclave emits the same ones for the same deprecated calls
+ * (test/compatibility/deprecations.test.ts compares them with fastify@4's). Each is emitted once per process, as
+ * Fastify does, except where noted.
  */
 
 interface Deprecation {
@@ -9,6 +10,8 @@ interface Deprecation {
   text: (detail: string) => string
   /** Emitted on every occurrence rather than once (the detail names what is affected). */
   everyTime?: true
+  /** The warning's name when it is not a deprecation (Fastify's FSTWRN warnings are `FastifyWarning`s). */
+  type?: 'FastifyWarning'
 }
 
 const removedInV5 = 'will be removed in `fastify@5`'
@@ -78,6 +81,12 @@ const deprecations = {
   jsonShorthand: {
     code: 'FSTDEP021',
     text: (url: string) => `You are using the deprecated json shorthand schema on route ${url}. Specify full object schema instead. It will be removed in \`fastify@v5\``
+  },
+  pluginMixesStyles: {
+    code: 'FSTWRN002',
+    type: 'FastifyWarning',
+    text: (name: string) => `The ${name} plugin being registered mixes async and callback styles, which will result in an error in \`fastify@5\``,
+    everyTime: true
   }
 } satisfies Record<string, Deprecation>
 
@@ -92,5 +101,5 @@ export function warnDeprecated (name: DeprecationName, detail = ''): void {
     if (emitted.has(name)) return
     emitted.add(name)
   }
-  process.emitWarning(deprecation.text(detail), { type: 'DeprecationWarning', code: deprecation.code })
+  process.emitWarning(deprecation.text(detail), { type: deprecation.type ?? 'DeprecationWarning', code: deprecation.code })
 }
