@@ -149,16 +149,7 @@ function writeResponse (reply: ReplyState, payload: unknown): void {
   const headers = reply[kReplyHeaders]
   const statusCode: number = res.statusCode
   if (statusCode === 204 || statusCode === 304 || (statusCode >= 100 && statusCode < 200)) {
-    // these statuses never carry a body: drop the headers describing one we were given (headers set for an
-    // empty answer, such as a CORS preflight's `content-length: 0`, are the user's choice and stay)
-    if (payload !== undefined && payload !== null) {
-      delete headers['content-length']
-      delete headers['transfer-encoding']
-      if (statusCode === 204) delete headers['content-type']
-      // a stream sent with such a status is read to its end and dropped, so that its producer finishes (as Fastify)
-      if (typeof (payload as Partial<Readable>).resume === 'function') drain(payload as Readable)
-    }
-    if (writeHead(reply, statusCode, headers)) res.end()
+    writeBodiless(reply, statusCode, payload)
     return
   }
   if (payload === undefined || payload === null) {
@@ -203,6 +194,28 @@ function writeResponse (reply: ReplyState, payload: unknown): void {
   // HEAD answers carry the GET route's headers (content-length included) but never a body
   if (isHead) res.end()
   else res.end(payload)
+}
+
+/**
+ * 204, 304 and 1xx answers never carry a body. A 304 sent with a string or Buffer (@fastify/etag's empty string)
+ * announces that payload's length, as Fastify does: a 304 may carry a Content-Length (RFC 9110 §8.6). Otherwise the
+ * headers describing a body we were given are dropped; headers set for an empty answer, such as a CORS preflight's
+ * `content-length: 0`, are the user's choice and stay.
+ */
+function writeBodiless (reply: ReplyState, statusCode: number, payload: unknown): void {
+  const headers = reply[kReplyHeaders]
+  if (statusCode === 304 && (typeof payload === 'string' || Buffer.isBuffer(payload))) {
+    const given = headers['content-length']
+    const length = Buffer.byteLength(payload)
+    if (given === undefined || (Number(given) !== length && reply.request.raw.method !== 'HEAD')) headers['content-length'] = String(length)
+  } else if (payload !== undefined && payload !== null) {
+    delete headers['content-length']
+    delete headers['transfer-encoding']
+    if (statusCode === 204) delete headers['content-type']
+    // a stream sent with such a status is read to its end and dropped, so that its producer finishes (as Fastify)
+    if (typeof (payload as Partial<Readable>).resume === 'function') drain(payload as Readable)
+  }
+  if (writeHead(reply, statusCode, headers)) reply.raw.end()
 }
 
 /** Last resort for an error body whose onSend hooks failed: written without hooks; failing here ends the socket. */
@@ -287,13 +300,15 @@ function sendStream (reply: ReplyState, payload: Readable): void {
   let sourceDone = false
   finished(payload, (err) => {
     sourceDone = true
-    if (err && (err as NodeJS.ErrnoException).code !== 'ERR_STREAM_PREMATURE_CLOSE') {
-      if (res.headersSent) {
-        reply.log.warn({ err }, 'response stream errored after headers were sent')
-        res.destroy()
-      } else {
-        handleError(reply, err)
-      }
+    // a source destroyed before its end (e.g. by pump, when a stream it feeds fails) is a failure too, as in Fastify;
+    // once the client has gone, the source was released by us and nothing is left to answer
+    if (!err || res.destroyed || res.writableFinished) return
+    if (res.headersSent) {
+      if ((err as NodeJS.ErrnoException).code === 'ERR_STREAM_PREMATURE_CLOSE') reply.log.info('stream closed prematurely')
+      else reply.log.warn({ err }, 'response stream errored after headers were sent')
+      res.destroy()
+    } else {
+      handleError(reply, err)
     }
   })
   finished(res, () => {
