@@ -139,7 +139,8 @@ Object.defineProperties(Request.prototype, {
         logLevel: route.logLevel,
         exposeHeadRoute: isRoute ? given.exposeHeadRoute ?? route.instance[kApp].options.exposeHeadRoutes : undefined,
         prefixTrailingSlash: isRoute ? given.prefixTrailingSlash ?? 'both' : undefined,
-        version: given.version ?? given.constraints?.version,
+        // a versioned route reports the version the request asked for (`Accept-Version: 1.x`), as Fastify does
+        version: (given.version ?? given.constraints?.version) === undefined ? undefined : this.raw.headers['accept-version'],
         handler: route.handler
       }
       // config and schema are the route's own objects, reachable but not listed (as in Fastify); the rest is frozen:
