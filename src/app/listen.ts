@@ -102,6 +102,9 @@ export const listenInstanceMethods = {
       const address = formatAddress(app.server, Boolean(app.options.https))
       app.logger.info(listenTextResolver !== undefined ? listenTextResolver(address) : `Server listening at ${address}`)
       startListenHooks(app)
+      // listen() resolves once the hooks that wait on no I/O have run (as in Fastify, where they finish within the
+      // ticks listen() takes to resolve); a hook waiting on I/O goes on in the background
+      await new Promise((resolve) => setImmediate(resolve))
       return address
     })()
     if (cb === undefined) return promise
