@@ -22,7 +22,7 @@ export async function runApplicationHooks (app: AppState, name: ApplicationHookL
 }
 
 /**
- * Starts the `onListen` hooks once the server listens, without making `listen()` wait for them (as Fastify 4): a
+ * Starts the `onListen` hooks once the server listens, without waiting for them (as Fastify 4): a
  * context's hooks run one after another, then its child contexts' start side by side. The server already listens, so
  * a failing hook is logged and the others still run.
  */
