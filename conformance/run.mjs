@@ -17,7 +17,7 @@ import { SelfTestList } from './lib/self-list.mjs'
 import { runTypeTests } from './lib/type-tests.mjs'
 import { summarize, renderMarkdown, renderConsole, writeJson, writeText } from './lib/report.mjs'
 import { checkExpectations, printGate, updateExpectations } from './lib/expectations.mjs'
-import { enclaveEntry, log } from './lib/paths.mjs'
+import { checkoutId, enclaveEntry, log } from './lib/paths.mjs'
 
 function prepare (options) {
   if (!options.self && !existsSync(enclaveEntry)) throw new Error(`${enclaveEntry} is missing: run \`npm run build\` first`)
@@ -27,8 +27,8 @@ function prepare (options) {
   const dependencies = installDependencies(dir)
   const fastify = preparePristine(tarball, path.join(dir, 'fastify'), dependencies)
   const enclave = enclaveTarget()
-  // A tree for each target, fresh every run: some tests write files beside themselves.
-  const tree = (name, target) => () => prepareTestTree(tarball, path.join(dir, `tests-${name}`), dependencies, target)
+  // A tree for each target and checkout, fresh every run: some tests write files beside themselves.
+  const tree = (name, target) => () => prepareTestTree(tarball, path.join(dir, `tests-${name}-${checkoutId}`), dependencies, target)
   const selfTree = tree('self', fastify)
   return { dir, tree: options.self ? selfTree() : tree('enclave', enclave)(), selfTree }
 }

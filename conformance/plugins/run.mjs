@@ -18,7 +18,7 @@ import { runFile, runFiles } from '../lib/run-files.mjs'
 import { fileResult } from '../lib/file-results.mjs'
 import { SelfTestList } from '../lib/self-list.mjs'
 import { checkExpectations, printGate, updateExpectations } from '../lib/expectations.mjs'
-import { enclaveEntry, log } from '../lib/paths.mjs'
+import { checkoutId, enclaveEntry, log } from '../lib/paths.mjs'
 
 /** Fastify's tap files run under no extra flag here: the plugins' .taprc files give none. */
 const NODE_ARGS = []
@@ -66,7 +66,7 @@ async function runPlugin (plugin, list, options, fastify, skipsFor) {
   const installed = installPlugin(plugin, dir, list)
   // Fresh copies every run (some tests write files beside themselves); the --self copy only when one is needed.
   const built = {}
-  const treeFor = (target) => () => (built[target] ??= preparePluginTree(plugin, installed, gitDir, fastify(target), path.join(dir, `tests-${target}`)))
+  const treeFor = (target) => () => (built[target] ??= preparePluginTree(plugin, installed, gitDir, fastify(target), path.join(dir, `tests-${target}-${checkoutId}`)))
   const target = options.self ? 'self' : 'enclave'
   const trees = { dir, tree: treeFor(target), selfTree: treeFor('self') }
   log(`${plugin.name}@${plugin.version} on ${options.self ? 'fastify@4.29.1 (--self)' : 'Enclave'}`)

@@ -1,8 +1,8 @@
 /**
- * The deprecation warnings of Fastify 4, and its FSTWRN002 warning, with their codes and texts: users and tools
- * filter warnings on either, so Enclave emits the same ones for the same deprecated calls
- * (test/compatibility/deprecations.test.ts compares them with fastify@4's). Each is emitted once per process, as
- * Fastify does, except where noted.
+ * The deprecation warnings of Fastify 4, and its `FSTWRN` warnings (a missing schema, a plugin mixing the async and
+ * callback styles), with their codes and texts: users and tools filter warnings on either, so Enclave emits the same
+ * ones for the same calls (test/compatibility/deprecations.test.ts compares them with fastify@4's). Each is emitted
+ * once per process, as Fastify does, except where noted.
  */
 
 interface Deprecation {
@@ -10,7 +10,7 @@ interface Deprecation {
   text: (detail: string) => string
   /** Emitted on every occurrence rather than once (the detail names what is affected). */
   everyTime?: true
-  /** The warning's name when it is not a deprecation (Fastify's FSTWRN warnings are `FastifyWarning`s). */
+  /** Fastify's `FSTWRN` warnings are not deprecations: they are named `FastifyWarning`. */
   type?: 'FastifyWarning'
 }
 
@@ -82,11 +82,18 @@ const deprecations = {
     code: 'FSTDEP021',
     text: (url: string) => `You are using the deprecated json shorthand schema on route ${url}. Specify full object schema instead. It will be removed in \`fastify@v5\``
   },
+  // a route schema key given as `undefined` (`schema: { body: undefined }`): usually a schema import that failed
+  missingSchema: {
+    code: 'FSTWRN001',
+    type: 'FastifyWarning',
+    everyTime: true,
+    text: (part: string) => `The ${part} is missing. This may indicate the schema is not well specified.`
+  },
   pluginMixesStyles: {
     code: 'FSTWRN002',
     type: 'FastifyWarning',
-    text: (name: string) => `The ${name} plugin being registered mixes async and callback styles, which will result in an error in \`fastify@5\``,
-    everyTime: true
+    everyTime: true,
+    text: (name: string) => `The ${name} plugin being registered mixes async and callback styles, which will result in an error in \`fastify@5\``
   }
 } satisfies Record<string, Deprecation>
 

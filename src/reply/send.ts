@@ -10,7 +10,7 @@ import { Buffer } from 'node:buffer'
 import { validateHeaderName, validateHeaderValue, type OutgoingHttpHeaders } from 'node:http'
 import { finished, Readable } from 'node:stream'
 import { codes } from '../core/errors'
-import { kRoute, kReplySerializer, kReplyHeaders, kReplyTrailers } from '../core/symbols'
+import { kApp, kRoute, kReplySerializer, kReplyHeaders, kReplyTrailers } from '../core/symbols'
 import { runPayloadHooks } from '../hooks/runners'
 import { serializeReply } from './payload-serializer'
 import { handleError } from './error-handler'
@@ -75,7 +75,8 @@ export function sendPayload (reply: ReplyState, payload: unknown): void {
     if (payload !== null) throw new codes.FST_ERR_REP_INVALID_PAYLOAD_TYPE(typeof payload)
     onSendHook(reply, null)
     return
-  } else if (contentType.includes('json')) {
+  } else if (reply[kReplySerializer] === null && contentType.includes('json')) {
+    // with a serializer of the reply's own, the content type stays exactly as set (as in Fastify)
     headers['content-type'] = withJsonCharset(contentType)
   }
   const hooks = reply[kRoute].preSerialization
@@ -191,8 +192,9 @@ function writeResponse (reply: ReplyState, payload: unknown): void {
   const length = Buffer.byteLength(payload)
   if (given === undefined || (Number(given) !== length && (!isHead || reply[kRoute].autoHead))) headers['content-length'] = String(length)
   if (!writeHead(reply, statusCode, headers)) return
-  // HEAD answers carry the GET route's headers (content-length included) but never a body
-  if (isHead) res.end()
+  // An automatic HEAD answer carries the GET route's headers (content-length included) and no body. A HEAD route of
+  // its own ends with what it sent, as in Fastify: Node writes no body for HEAD on the wire, and inject() shows it.
+  if (isHead && reply[kRoute].autoHead) res.end()
   else res.end(payload)
 }
 
@@ -219,7 +221,7 @@ function writeBodiless (reply: ReplyState, statusCode: number, payload: unknown)
 }
 
 /** Last resort for an error body whose onSend hooks failed: written without hooks; failing here ends the socket. */
-export function writeErrorResponse (reply: ReplyState, body: string): void {
+export function writeErrorResponse (reply: ReplyState, body: string | Buffer): void {
   const res = reply.raw
   if (res.writableEnded || res.destroyed) return
   const headers = reply[kReplyHeaders]
@@ -304,8 +306,7 @@ function sendStream (reply: ReplyState, payload: Readable): void {
     // once the client has gone, the source was released by us and nothing is left to answer
     if (!err || res.destroyed || res.writableFinished) return
     if (res.headersSent) {
-      if ((err as NodeJS.ErrnoException).code === 'ERR_STREAM_PREMATURE_CLOSE') reply.log.info('stream closed prematurely')
-      else reply.log.warn({ err }, 'response stream errored after headers were sent')
+      logStreamFailure(reply, err as NodeJS.ErrnoException)
       res.destroy()
     } else {
       handleError(reply, err)
@@ -313,8 +314,8 @@ function sendStream (reply: ReplyState, payload: Readable): void {
   })
   finished(res, () => {
     if (sourceDone) return
-    // the client went away before the end (Fastify's words in the log): the stream is released, not read on
-    reply.log.info('stream closed prematurely')
+    // the client went away before the end (Fastify's words in the log, a request line): the stream is released
+    if (reply[kRoute].instance[kApp].requestLogging) reply.log.info({ res }, 'stream closed prematurely')
     releaseStream(payload)
   })
   if (!trailed) {
@@ -324,6 +325,12 @@ function sendStream (reply: ReplyState, payload: Readable): void {
   // the response ends only once the trailers are known; a stream's trailer functions get `null` as payload
   payload.once('end', () => endWithTrailers(reply, null))
   payload.pipe(res, { end: false })
+}
+
+/** A response stream that failed once its headers were out: logged in Fastify's words; a premature close is no error. */
+function logStreamFailure (reply: ReplyState, err: NodeJS.ErrnoException): void {
+  if (err.code !== 'ERR_STREAM_PREMATURE_CLOSE') reply.log.warn({ err }, 'response terminated with an error with headers already sent')
+  else if (reply[kRoute].instance[kApp].requestLogging) reply.log.info({ res: reply.raw }, 'stream closed prematurely')
 }
 
 function ignoreStreamEnd (): void {}

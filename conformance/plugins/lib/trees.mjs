@@ -10,6 +10,7 @@ import path from 'node:path'
 import { cacheDir, fetchTarball, installDependencies, unpack } from '../../lib/cache.mjs'
 import { enclaveTarget, linkDependencies, prepareTestTree, preparePristine } from '../../lib/shim.mjs'
 import { unpackGitTests } from './install.mjs'
+import { checkoutId } from '../../lib/paths.mjs'
 
 /** `<conformance cache>/plugins`: beside Fastify's tarball and test dependencies, which the `fastify` copies reuse. */
 export function pluginsCacheDir () {
@@ -22,9 +23,9 @@ export function prepareFastify (target) {
   const tarball = fetchTarball(dir)
   const dependencies = installDependencies(dir)
   const framework = target === 'self'
-    ? preparePristine(tarball, path.join(pluginsCacheDir(), 'fastify-pristine'), dependencies)
+    ? preparePristine(tarball, path.join(pluginsCacheDir(), `fastify-pristine-${checkoutId}`), dependencies)
     : enclaveTarget()
-  return prepareTestTree(tarball, path.join(pluginsCacheDir(), `fastify-${target}`), dependencies, framework)
+  return prepareTestTree(tarball, path.join(pluginsCacheDir(), `fastify-${target}-${checkoutId}`), dependencies, framework)
 }
 
 /**
