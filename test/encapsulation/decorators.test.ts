@@ -178,7 +178,7 @@ test('built-in request/reply/instance members cannot be overwritten', () => {
     assert.throws(() => app.decorateRequest(name, 1), { code: 'FST_ERR_DEC_ALREADY_PRESENT' }, name)
     assert.equal(app.hasRequestDecorator(name), true, name)
   }
-  for (const name of ['send', 'code', 'raw', 'request', 'log']) {
+  for (const name of ['send', 'code', 'getHeader', 'raw', 'request', 'log']) {
     assert.throws(() => app.decorateReply(name, () => {}), { code: 'FST_ERR_DEC_ALREADY_PRESENT' }, name)
   }
 })
