@@ -19,7 +19,7 @@ Runs fastify@4.29.1's own tests (the kept public-behaviour files, and its tsd ty
 Environment: ENCLAVE_CONFORMANCE_CACHE (default \${XDG_CACHE_HOME:-~/.cache}/enclave-conformance).`
 
 /** The options both runners take (this one and conformance/plugins/run.mjs), as `parseArgs` declares them. */
-export const COMMON_OPTIONS = {
+const COMMON_OPTIONS = {
   self: { type: 'boolean', default: false },
   file: { type: 'string' },
   grep: { type: 'string' },
@@ -30,6 +30,11 @@ export const COMMON_OPTIONS = {
   ci: { type: 'boolean', default: false },
   'update-expectations': { type: 'boolean', default: false },
   help: { type: 'boolean', short: 'h', default: false }
+}
+
+/** `argv` parsed (strictly) with the common options and a runner's own `extra` ones: `parseArgs`' values. */
+export function parseValues (argv, extra) {
+  return parseArgs({ args: argv, strict: true, options: { ...COMMON_OPTIONS, ...extra } }).values
 }
 
 /** The common options read from `parseArgs`' values and checked; `patterns` names further regex options to check. */
@@ -57,14 +62,9 @@ export function commonOptions (values, patterns = {}) {
 }
 
 export function parseOptions (argv = process.argv.slice(2)) {
-  const { values } = parseArgs({
-    args: argv,
-    strict: true,
-    options: {
-      ...COMMON_OPTIONS,
-      'no-types': { type: 'boolean', default: false },
-      'types-only': { type: 'boolean', default: false }
-    }
+  const values = parseValues(argv, {
+    'no-types': { type: 'boolean', default: false },
+    'types-only': { type: 'boolean', default: false }
   })
   const options = { ...commonOptions(values), tests: !values['types-only'], types: !values['no-types'] }
   if (!options.tests && !options.types) throw new Error('--no-types and --types-only exclude each other')

@@ -1,6 +1,5 @@
 /** Command-line options of `conformance/plugins/run.mjs` (`npm run conformance:plugins -- [options]`). */
-import { parseArgs } from 'node:util'
-import { COMMON_OPTIONS, commonOptions } from '../../lib/options.mjs'
+import { commonOptions, parseValues } from '../../lib/options.mjs'
 
 export const USAGE = `Usage: npm run conformance:plugins -- [options]   (or: node conformance/plugins/run.mjs [options])
 Runs the official plugins' own test suites (conformance/plugins/plugins.json) on Enclave's build, one plugin at a time.
@@ -33,14 +32,9 @@ function gitDirs (values) {
 }
 
 export function parseOptions (argv = process.argv.slice(2)) {
-  const { values } = parseArgs({
-    args: argv,
-    strict: true,
-    options: {
-      ...COMMON_OPTIONS,
-      plugin: { type: 'string' },
-      'git-dir': { type: 'string', multiple: true, default: [] }
-    }
+  const values = parseValues(argv, {
+    plugin: { type: 'string' },
+    'git-dir': { type: 'string', multiple: true, default: [] }
   })
   return { ...commonOptions(values, { '--plugin': values.plugin }), pluginPattern: values.plugin, gitDirs: gitDirs(values['git-dir']) }
 }
