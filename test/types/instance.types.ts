@@ -1,5 +1,6 @@
 // The rest of the public API: factory and options, hooks, errors, compilers, content-type parsers, logging,
 // lifecycle and inject().
+import type { Handler, HTTPVersion } from 'find-my-way'
 import type { Response as InjectResponse } from 'light-my-request'
 import type {
   EnclaveError, EnclaveFactory, EnclaveInstance, EnclaveOptions, FastifyInstance, FastifyReply, FastifyRequest,
@@ -20,7 +21,8 @@ export function factory (): void {
     forceCloseConnections: 'idle',
     querystringParser: (qs) => Object.fromEntries(new URLSearchParams(qs))
   })
-  typeOf(app).is<EnclaveInstance>()
+  // The root instance is also a promise of itself, settled once every plugin is loaded.
+  typeOf(app).is<EnclaveInstance & PromiseLike<EnclaveInstance>>()
   enclave.default()
   enclave.enclave({ logger: false })
   const ctor = enclave.errorCodes.FST_ERR_NOT_FOUND
@@ -32,14 +34,16 @@ export function factory (): void {
   enclave({ bodyLimit: '1mb' })
   // @ts-expect-error not an error code
   void enclave.errorCodes.FST_ERR_NOPE
-  // Fastify's withTypeProvider() is accepted and changes nothing: inference from schemas is built in.
-  enclave().withTypeProvider<{ fastifyTypeProvider: true }>().get('/typed', { schema: { querystring: { q: { type: 'string' } } } }, async (request) => {
-    typeOf(request.query).is<{ q?: string }>()
-  })
-  const store = (): { get: (v: string) => unknown, set: (v: string, h: unknown) => void } => ({ get: () => null, set: () => {} })
+  const store = () => {
+    const handlers = new Map<unknown, Handler<HTTPVersion.V1>>()
+    return {
+      get: (value: unknown) => handlers.get(value) ?? null,
+      set: (value: unknown, handler: Handler<HTTPVersion.V1>) => { handlers.set(value, handler) }
+    }
+  }
   enclave({
-    constraints: { tenant: { name: 'tenant', storage: store, deriveConstraint: (req) => req.headers['x-tenant'] as string | undefined } },
-    versioning: { storage: store, deriveVersion: (req) => req.headers['x-api-version'] as string | undefined }
+    constraints: { tenant: { name: 'tenant', storage: store, deriveConstraint: (req) => req.headers['x-tenant'], mustMatchWhenDerived: true } },
+    versioning: { storage: () => ({ get: () => null, set: () => {} }), deriveVersion: (req) => req.headers['x-api-version'] as string | undefined }
   })
   // @ts-expect-error deriveVersion is required
   enclave({ versioning: { storage: store } })
@@ -145,7 +149,7 @@ export function compilersAndSchemas (): void {
   })
   app.get('/serialized', async (_request, reply) => {
     const serialize = reply.compileSerializationSchema({ type: 'object', properties: { a: { type: 'string' } } })
-    return serialize({ a: 'x' }) + reply.serializeInput({ b: 1 }, 200)
+    return serialize({ a: 'x' }) + reply.serializeInput({ b: 1 }, '200')
   })
   const schemas: Record<string, unknown> = app.getSchemas()
   void schemas
