@@ -25,7 +25,10 @@ import type { FastifyInstanceHooks } from './instance-hooks'
 import type { FastifyListenOptions, FindMyWayVersion } from './options'
 import type { FastifyRegister } from './register'
 import type { RouteGenericInterface } from './route-generic'
-import type { DefaultRoute, OptionsWithFixedHandler, RouteHandlerMethod, RouteMethodAndUrl, RouteOptions, RouteShorthandMethod } from './route'
+import type {
+  AssignableOnly, DeclaredHandler, DefaultRoute, HandlerRouteGeneric, IfDeclaredHandler, OptionsWithFixedHandler, RouteHandlerMethod,
+  RouteMethodAndUrl, RouteOptions, RouteShorthandMethod
+} from './route'
 import type { preHandlerAsyncHookHandler, preHandlerHookHandler, preValidationAsyncHookHandler, preValidationHookHandler } from './hooks'
 import type { FastifyTypeProvider, FastifyTypeProviderDefault, SharedSchemasOf, WithSharedSchema } from './type-provider'
 import type { RawReplyDefaultExpression, RawRequestDefaultExpression, RawServerBase, RawServerDefault } from './raw'
@@ -145,10 +148,12 @@ export interface FastifyInstance<
   // ---- routes ----
   /** Adds a route (its types as in the shorthand methods, see `RouteShorthandMethod`). */
   route<RouteGeneric extends RouteGenericInterface = RouteGenericInterface, ContextConfig = ContextConfigDefault, const SchemaCompiler extends FastifySchema = FastifySchema>(
+    this: AssignableOnly,
     opts: OptionsWithFixedHandler<RawServer, RawRequest, RawReply, RouteGeneric, ContextConfig, SchemaCompiler, TypeProvider, Logger> & RouteMethodAndUrl
   ): FastifyInstance<RawServer, RawRequest, RawReply, Logger, TypeProvider>
-  route<RouteGeneric extends RouteGenericInterface = RouteGenericInterface, ContextConfig = ContextConfigDefault, const SchemaCompiler extends FastifySchema = FastifySchema>(
-    opts: RouteOptions<RawServer, RawRequest, RawReply, RouteGeneric, ContextConfig, SchemaCompiler, TypeProvider, Logger>
+  /** A handler declared apart gives the route generic (see `RouteShorthandMethod`). */
+  route<Handler extends DeclaredHandler>(
+    ...args: IfDeclaredHandler<Handler, [opts: NoInfer<RouteOptions<RawServer, RawRequest, RawReply, HandlerRouteGeneric<Handler>, ContextConfigDefault, FastifySchema, TypeProvider, Logger>> & { handler: Handler }]>
   ): FastifyInstance<RawServer, RawRequest, RawReply, Logger, TypeProvider>
   get: RouteShorthandMethod<RawServer, RawRequest, RawReply, TypeProvider, Logger>
   head: RouteShorthandMethod<RawServer, RawRequest, RawReply, TypeProvider, Logger>

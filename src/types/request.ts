@@ -18,6 +18,17 @@ import type { ContextConfigDefault } from './utils'
 
 export type { RequestGenericInterface } from './route-generic'
 
+/** Phantom key recording the route generic of a request type; it has no runtime value. */
+declare const kRouteGeneric: unique symbol
+
+/**
+ * The route generic a request type was declared with (`RouteGenericInterface` for another type). Read from a
+ * phantom property rather than with `FastifyRequest<infer G, …>`, which would make the checker measure the variance
+ * of every type parameter of `FastifyRequest` for the first route of a program.
+ */
+export type RouteGenericOfRequest<Request> =
+  Request extends { readonly [kRouteGeneric]?: infer RouteGeneric extends RouteGenericInterface } ? RouteGeneric : RouteGenericInterface
+
 /** The request parts a validator can be looked up or compiled for. */
 type HTTPRequestPart = 'body' | 'query' | 'querystring' | 'params' | 'headers'
 
@@ -62,6 +73,8 @@ export interface FastifyRequest<
   Logger extends FastifyBaseLogger = FastifyBaseLogger,
   RequestType extends FastifyRequestType = ResolveFastifyRequestType<TypeProvider, SchemaCompiler, RouteGeneric>
 > {
+  /** Phantom: the route generic, for routes that take it from a handler declared apart; no runtime value. */
+  readonly [kRouteGeneric]?: RouteGeneric
   /** The request id (`genReqId`, or the `request-id` header). */
   id: string
   /** The route's path parameters, validated and coerced by `schema.params`. */

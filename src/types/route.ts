@@ -7,7 +7,7 @@
 import type { ConstraintStrategy } from 'find-my-way'
 import type { FastifyError } from './errors'
 import type { FastifyInstance } from './instance'
-import type { FastifyRequest } from './request'
+import type { FastifyRequest, RouteGenericOfRequest } from './request'
 import type { FastifyReply } from './reply'
 import type { FastifyBaseLogger, FastifyChildLoggerFactory, LogLevel } from './logger'
 import type { FastifyContextConfig } from './context'
@@ -139,10 +139,11 @@ export type OptionsWithFixedHandler<
  * A shorthand route method (`get`, `post`, …, `all`): `(path, options, handler)`, `(path, handler)` or
  * `(path, optionsWithHandler)`. Type arguments, all optional: the route generic, the `config` type, the schema.
  *
- * Each form has two overloads. The first does not infer from the handler: an inline handler takes its types from
- * the route, and inferring from it would make the checker relate every request and reply type of the route, used or
- * not (the cost of a route would grow several times). The second infers the route generic from a handler declared
- * apart with its own types (`const handler = (request: FastifyRequest<{ Body: B }>) => …`), as Fastify does.
+ * The first three overloads do not infer from the handler: an inline handler takes its types from the route, and
+ * inferring from it would make the checker relate every request and reply type of the route, used or not (the cost
+ * of a route would grow several times). The last two take the route generic from a handler declared apart with its
+ * own types (`const handler: RouteHandler<{ Body: B }> = …`, `function handler (request: FastifyRequest<…>)`), as
+ * Fastify infers it; they apply only to such handlers (see `IfDeclaredHandler`).
  */
 export interface RouteShorthandMethod<
   RawServer extends RawServerBase = RawServerDefault,
@@ -152,19 +153,70 @@ export interface RouteShorthandMethod<
   Logger extends FastifyBaseLogger = FastifyBaseLogger
 > {
   <RouteGeneric extends RouteGenericInterface = RouteGenericInterface, ContextConfig = ContextConfigDefault, const SchemaCompiler extends FastifySchema = FastifySchema>(
+    this: AssignableOnly,
     path: string,
     opts: RouteShorthandOptions<RawServer, RawRequest, RawReply, RouteGeneric, ContextConfig, SchemaCompiler, TypeProvider, Logger>,
     handler: NoInfer<RouteHandlerMethod<RawServer, RawRequest, RawReply, RouteGeneric, ContextConfig, SchemaCompiler, TypeProvider, Logger>>
   ): FastifyInstance<RawServer, RawRequest, RawReply, Logger, TypeProvider>
   <RouteGeneric extends RouteGenericInterface = RouteGenericInterface, ContextConfig = ContextConfigDefault, const SchemaCompiler extends FastifySchema = FastifySchema>(
+    this: AssignableOnly,
     path: string,
     handler: NoInfer<RouteHandlerMethod<RawServer, RawRequest, RawReply, RouteGeneric, ContextConfig, SchemaCompiler, TypeProvider, Logger>>
   ): FastifyInstance<RawServer, RawRequest, RawReply, Logger, TypeProvider>
   <RouteGeneric extends RouteGenericInterface = RouteGenericInterface, ContextConfig = ContextConfigDefault, const SchemaCompiler extends FastifySchema = FastifySchema>(
+    this: AssignableOnly,
     path: string,
     opts: OptionsWithFixedHandler<RawServer, RawRequest, RawReply, RouteGeneric, ContextConfig, SchemaCompiler, TypeProvider, Logger>
   ): FastifyInstance<RawServer, RawRequest, RawReply, Logger, TypeProvider>
+  <Handler extends DeclaredHandler>(
+    path: string,
+    ...rest: IfDeclaredHandler<Handler, [
+      opts: RouteShorthandOptions<RawServer, RawRequest, RawReply, RouteGenericInterface, ContextConfigDefault, FastifySchema, TypeProvider, Logger>,
+      handler: Handler & NoInfer<RouteHandlerMethod<RawServer, RawRequest, RawReply, HandlerRouteGeneric<Handler>, ContextConfigDefault, FastifySchema, TypeProvider, Logger>>
+    ]>
+  ): FastifyInstance<RawServer, RawRequest, RawReply, Logger, TypeProvider>
+  <Handler extends DeclaredHandler>(
+    path: string,
+    ...rest: IfDeclaredHandler<Handler, [handler: Handler & NoInfer<RouteHandlerMethod<RawServer, RawRequest, RawReply, HandlerRouteGeneric<Handler>, ContextConfigDefault, FastifySchema, TypeProvider, Logger>>]>
+  ): FastifyInstance<RawServer, RawRequest, RawReply, Logger, TypeProvider>
 }
+
+/** Phantom key that no instance has (see `AssignableOnly`); it has no runtime value. */
+declare const kAssignablePass: unique symbol
+
+/**
+ * The `this` of the route methods' overloads that type an inline handler: every instance is assignable to it, none
+ * is a subtype of it (none has its optional phantom member). TypeScript resolves a call to overloads twice, with
+ * the subtype relation first, then assignability. A handler returning an object without one of its optional
+ * properties fails the first (only an object literal may leave an optional property out there, and a function's
+ * return type is never one), so the whole route was checked twice. Failing these overloads at once in that pass
+ * leaves one check, by the pass that decides anyway; it has no other effect (errors are those of the second pass).
+ */
+export interface AssignableOnly {
+  readonly [kAssignablePass]?: never
+  readonly server: unknown
+}
+
+/** Any handler, as the type parameter of a route method that takes its route generic from the handler. */
+export type DeclaredHandler = (this: never, request: never, reply: never) => unknown
+
+/** The route generic of a handler declared apart: the one its request parameter's type was declared with. */
+export type HandlerRouteGeneric<Handler> = Handler extends (this: never, request: infer Request, ...rest: never[]) => unknown
+  ? RouteGenericOfRequest<Request>
+  : RouteGenericInterface
+
+/** Whether a handler's request type gives a route generic (`false` for an inline handler's). */
+type GivesRouteGeneric<Handler> = [HandlerRouteGeneric<Handler>] extends [never] ? false
+  : RouteGenericInterface extends HandlerRouteGeneric<Handler> ? false : true
+
+/**
+ * The remaining parameters of an overload that takes the route generic from a handler declared apart: `Params`, or
+ * for any other handler a list no call matches in length. An inline handler is typed by the earlier overloads; when
+ * they fail (a first pass with the subtype relation, or a type error), this one fails too at its arity check, which
+ * costs the checker nothing and reports nothing (errors are those of the earlier overloads).
+ */
+export type IfDeclaredHandler<Handler, Params extends unknown[]> =
+  GivesRouteGeneric<Handler> extends true ? Params : [never, never, never, never, never]
 
 /** What `route()` options have on top of the shorthand methods' options. */
 export interface RouteMethodAndUrl {
@@ -190,7 +242,10 @@ export interface RouteOptions<
   handler: RouteHandlerMethod<RawServer, RawRequest, RawReply, RouteGeneric, ContextConfig, NoInfer<SchemaCompiler>, TypeProvider, Logger>
 }
 
-/** A handler typed by its route generic first (a shorter form of {@link RouteHandlerMethod}). */
+/**
+ * A handler typed by its route generic first (a shorter form of {@link RouteHandlerMethod}, returning the same:
+ * a reply map's payloads, where Fastify's returns the map type itself).
+ */
 export type RouteHandler<
   RouteGeneric extends RouteGenericInterface = RouteGenericInterface,
   RawServer extends RawServerBase = RawServerDefault,
@@ -204,7 +259,7 @@ export type RouteHandler<
   this: FastifyInstance<RawServer, RawRequest, RawReply, Logger, TypeProvider>,
   request: FastifyRequest<RouteGeneric, RawServer, RawRequest, SchemaCompiler, TypeProvider, ContextConfig, Logger>,
   reply: FastifyReply<RawServer, RawRequest, RawReply, RouteGeneric, ContextConfig, SchemaCompiler, TypeProvider>
-) => RouteGeneric['Reply'] | void | Promise<RouteGeneric['Reply'] | void>
+) => ResolveFastifyReplyReturnType<TypeProvider, SchemaCompiler, RouteGeneric>
 
 /** The deprecated application-wide raw handler of unmatched requests (`setDefaultRoute`). */
 export type DefaultRoute<Request, Reply> = (req: Request, res: Reply) => void

@@ -262,3 +262,27 @@ export function routeMethodAndForms (): void {
   }
   app.get('/apart', options, handler)
 }
+
+export function handlersDeclaredApart (): void {
+  // A handler declared with its own route generic gives the route its types, as in Fastify, in every form.
+  interface CreateItem { Body: { name: string }, Reply: { 201: { id: number }, '4xx': { error: string } } }
+  const create: RouteHandler<CreateItem> = async (request, reply) => {
+    typeOf(request.body).is<{ name: string }>()
+    if (request.body.name === '') return reply.code(400).send({ error: 'empty' })
+    return reply.code(201).send({ id: 1 })
+  }
+  app.post('/items', create)
+  app.post('/items', { bodyLimit: 1024 }, create)
+  app.route({ method: 'POST', url: '/items', handler: create })
+  // A plain function whose parameters are typed with FastifyRequest / FastifyReply.
+  function rename (request: FastifyRequest<{ Params: { id: string }, Body: { name: string } }>, reply: EnclaveReply): void {
+    reply.send(`${request.params.id}: ${request.body.name}`)
+  }
+  app.put('/items/:id', rename)
+  app.put('/items/:id', { schema: { params: { type: 'object', properties: { id: { type: 'string' } }, required: ['id'] } } }, rename)
+  // A handler taking the default request type fits any route.
+  const any: RouteHandler = async (request) => request.id
+  app.post('/anything', { schema: { body: { type: 'object' } } }, any)
+  // @ts-expect-error a handler declared for another framework's request type does not fit
+  app.post('/wrong', async (request: { body: number }) => request.body)
+}
