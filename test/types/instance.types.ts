@@ -2,8 +2,9 @@
 // lifecycle and inject().
 import type { Handler, HTTPVersion } from 'find-my-way'
 import type { Response as InjectResponse } from 'light-my-request'
+import pino from 'pino'
 import type {
-  EnclaveError, EnclaveFactory, EnclaveInstance, EnclaveOptions, FastifyInstance, FastifyReply, FastifyRequest,
+  EnclaveError, EnclaveFactory, EnclaveInstance, EnclaveOptions, FastifyInstance, FastifyReply, FastifyRequest, FastifyTypeProvider,
   FastifyServerOptions, Logger, ValidationResult, ValidatorCompiler
 } from '../../src/types'
 import { typeOf } from './helpers'
@@ -34,6 +35,17 @@ export function factory (): void {
   enclave({ bodyLimit: '1mb' })
   // @ts-expect-error not an error code
   void enclave.errorCodes.FST_ERR_NOPE
+  // withTypeProvider() replaces Enclave's inference with the given provider; one whose output is `unknown` types
+  // routes as Fastify's default provider does.
+  interface Untyped extends FastifyTypeProvider { output: unknown }
+  enclave().withTypeProvider<Untyped>().get('/untyped', { schema: { querystring: { q: { type: 'string' } }, response: { 200: { type: 'string' } } } }, async (request) => {
+    typeOf(request.query).is<unknown>()
+    return 42
+  })
+  interface StringsOnly extends FastifyTypeProvider { output: this['input'] extends { type: 'string' } ? string : never }
+  enclave().withTypeProvider<StringsOnly>().post('/strings', { schema: { body: { type: 'string' } } }, async (request) => {
+    typeOf(request.body).is<string>()
+  })
   const store = () => {
     const handlers = new Map<unknown, Handler<HTTPVersion.V1>>()
     return {
@@ -181,6 +193,10 @@ export function contentTypeParsers (): void {
 }
 
 export function loggingAndRequestProperties (): void {
+  // A logger instance given as the option types app.log (and request.log).
+  const withPino = enclave({ logger: pino({ level: 'info', redact: ['req.headers.authorization'] }) })
+  typeOf(withPino.log).is<pino.Logger<never, boolean>>()
+  withPino.get('/pino', async (request) => { typeOf(request.log).is<pino.Logger<never, boolean>>() })
   const log: Logger = app.log
   log.child({ component: 'test' }).warn({ detail: 1 }, 'message %s', 'arg')
   app.get('/props', async (request, reply) => {
