@@ -8,6 +8,7 @@
 import { existsSync, mkdirSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import path from 'node:path'
+import { createHash } from 'node:crypto'
 import { parseOptions, USAGE } from './lib/options.mjs'
 import { cacheDir, fetchTarball, installDependencies } from './lib/cache.mjs'
 import { prepareTestTree, preparePristine } from './lib/shim.mjs'
@@ -18,7 +19,7 @@ import { SelfTestList } from './lib/self-list.mjs'
 import { runTypeTests } from './lib/type-tests.mjs'
 import { summarize, renderMarkdown, renderConsole, writeJson, writeText } from './lib/report.mjs'
 import { checkExpectations, printGate, updateExpectations } from './lib/expectations.mjs'
-import { enclaveEntry, enclaveTypes, log } from './lib/paths.mjs'
+import { enclaveEntry, enclaveTypes, log, repoRoot } from './lib/paths.mjs'
 
 function prepare (options) {
   if (!options.self && !existsSync(enclaveEntry)) throw new Error(`${enclaveEntry} is missing: run \`npm run build\` first`)
@@ -31,8 +32,10 @@ function prepare (options) {
   // de-duplicates it with Enclave's, so the Enclave tree resolves Enclave's copy (Fastify's tree keeps the one it uses).
   const enclaveAjv = path.dirname(createRequire(enclaveEntry).resolve('ajv/package.json'))
   const enclave = { main: enclaveEntry, types: enclaveTypes, typesExportAssignment: false, shared: { ajv: enclaveAjv } }
-  // A tree for each target, fresh every run: some tests write files beside themselves.
-  const tree = (name, target) => () => prepareTestTree(tarball, path.join(dir, `tests-${name}`), dependencies, target)
+  // A tree for each target, fresh every run: some tests write files beside themselves. Named after this checkout
+  // too, so that two checkouts (git worktrees) sharing the cache never run each other's build or remove a tree in use.
+  const checkout = createHash('sha256').update(repoRoot).digest('hex').slice(0, 8)
+  const tree = (name, target) => () => prepareTestTree(tarball, path.join(dir, `tests-${name}-${checkout}`), dependencies, target)
   const selfTree = tree('self', fastify)
   return { dir, tree: options.self ? selfTree() : tree('enclave', enclave)(), selfTree }
 }

@@ -46,7 +46,7 @@ export function createInstance (userOptions?: unknown): Instance {
     defaultRoute: null,
     applicationHooks: { onReady: [], preClose: [], onListen: [] },
     readyPromise: null,
-    requestIdentity: requestIdentityDefaults(options, logger),
+    requestIdentity: requestIdentityDefaults(options, logger, enabled),
     initialConfig: initialConfig(options)
   } as unknown as AppState
   root[kApp] = app
@@ -56,22 +56,30 @@ export function createInstance (userOptions?: unknown): Instance {
   app.notFoundRouter = createRouter({ ...options, ignoreTrailingSlash: true })
   app.handler = createRequestHandler(app)
   app.server = createServer(options, app.handler, root)
-  installDefaultNotFound(root)
 
   const loader = attachPluginLoader(root, options.pluginTimeout)
   app.loader = loader
+  installDefaultNotFound(root)
   const avvioClose = root.close
-  // The listening server closes first when the app closes: this onClose is registered last, and avvio runs them in reverse.
-  ;(loader as unknown as NodeJS.EventEmitter).once('preReady', () => root.onClose((_instance: Instance, done: (err?: Error) => void) => closeServer(app, done)))
+  // Closing starts in the first onClose handler (registered last; avvio runs them in reverse), as in Fastify: new
+  // requests are refused from then on, preClose hooks run (the first failure stops them and is close()'s error,
+  // the rest of the closing still happens), then the listening server closes.
+  ;(loader as unknown as NodeJS.EventEmitter).once('preReady', () => root.onClose((_instance: Instance, done: (err?: Error) => void) => {
+    app.closing = true
+    // without preClose hooks the server closes in this very tick, as in Fastify: a handler that called close() has
+    // not written its response yet, so Node's idle-connection sweep spares its connection (and pipelined requests)
+    if (app.applicationHooks.preClose.length === 0) {
+      closeServer(app, done)
+      return
+    }
+    runApplicationHooks(app, 'preClose').then(
+      () => closeServer(app, done),
+      (err: Error) => closeServer(app, () => done(err))
+    )
+  }))
   root.ready = ready(app, loader.ready.bind(loader))
   root.close = function close (this: Instance, cb?: (err?: Error) => void) {
-    const closing = (async () => {
-      if (!app.closing) {
-        app.closing = true
-        await runApplicationHooks(app, 'preClose')
-      }
-      await avvioClose.call(root)
-    })()
+    const closing = avvioClose.call(root) as unknown as Promise<void>
     if (cb === undefined) return closing
     closing.then(() => cb(), (err) => cb(err))
     return root

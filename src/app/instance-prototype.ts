@@ -9,7 +9,7 @@ import type { Instance } from '../encapsulation/app-state'
 import { decoratorInstanceMethods } from '../encapsulation/decorators'
 import { addHook } from '../hooks/add-hook'
 import { schemaInstanceMethods } from '../schema/schema-scope'
-import { contextSerializerCompiler, serializationInstanceMethods } from '../schema/serialization/serializer-compilers'
+import { serializationInstanceMethods } from '../schema/serialization/serializer-compilers'
 import { contentTypeInstanceMethods } from '../request/content-type-parser'
 import { requestIdentityInstanceMethods } from '../request/request-identity'
 import { errorHandlerInstanceMethods } from '../reply/error-handler'
@@ -46,13 +46,6 @@ const ownMethods: ThisType<Instance> & Record<string, unknown> = {
   get listeningOrigin () {
     const app = this[kApp]
     return app.listening ? formatAddress(app.server, Boolean(app.options.https)) : undefined
-  },
-  /** Like `validatorCompiler`: null until the app started unless set; then the compiler this context's routes use. */
-  get serializerCompiler () {
-    const self = this
-    const set = self[kPluginContext].schema.serializerCompiler
-    if (set !== null) return set
-    return self[kApp].started ? contextSerializerCompiler(self[kPluginContext].schema) : null
   }
 }
 

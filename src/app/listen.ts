@@ -7,7 +7,7 @@ import { codes } from '../core/errors'
 import { warnDeprecated } from '../core/deprecations'
 import { kApp } from '../core/symbols'
 import type { Instance } from '../encapsulation/app-state'
-import { runApplicationHooks } from '../hooks/application-hooks'
+import { startListenHooks } from '../hooks/application-hooks'
 import type { RawServerBase } from '../types/raw'
 
 type ListenCallback = (err: Error | null, address?: string | null) => void
@@ -101,7 +101,10 @@ export const listenInstanceMethods = {
       app.listening = true
       const address = formatAddress(app.server, Boolean(app.options.https))
       app.logger.info(listenTextResolver !== undefined ? listenTextResolver(address) : `Server listening at ${address}`)
-      await runApplicationHooks(app, 'onListen')
+      startListenHooks(app)
+      // listen() resolves once the hooks that wait on no I/O have run (as in Fastify, where they finish within the
+      // ticks listen() takes to resolve); a hook waiting on I/O goes on in the background
+      await new Promise((resolve) => setImmediate(resolve))
       return address
     })()
     if (cb === undefined) return promise

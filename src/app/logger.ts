@@ -4,11 +4,10 @@
  */
 import pino from 'pino'
 import { codes } from '../core/errors'
+import { looksLikeLogger, missingLoggerMethods } from '../core/logger-shape'
 import type { EnclaveLoggerOptions, Logger } from '../types/logger'
 import type { RequestState } from '../request/request'
 import type { ReplyState } from '../reply/reply'
-
-const requiredMethods = ['info', 'error', 'debug', 'fatal', 'warn', 'trace', 'child']
 
 function noop (): void {}
 
@@ -59,8 +58,8 @@ export function createLogger (option: unknown): { logger: Logger, enabled: boole
     return { logger: pino({ serializers }) as unknown as Logger, enabled: true }
   }
   const candidate = option as Record<string, unknown>
-  if (requiredMethods.some((m) => typeof candidate[m] === 'function')) {
-    const missing = requiredMethods.filter((m) => typeof candidate[m] !== 'function')
+  if (looksLikeLogger(candidate)) {
+    const missing = missingLoggerMethods(candidate)
     if (missing.length > 0) throw new codes.FST_ERR_LOG_INVALID_LOGGER(missing.join(','))
     return { logger: withRequestSerializers(candidate as unknown as Logger), enabled: true }
   }

@@ -29,7 +29,8 @@ const failFast: Record<string, [Check, string]> = {
   logger: [either((v) => typeof v === 'boolean', isObj), 'a boolean, pino options or a logger instance'],
   genReqId: [isFn, 'a function'],
   requestIdHeader: [either(isString, (v) => v === false), 'a header name or false'],
-  https: [either(isObj, (v) => v === null), 'an object of https/tls options'],
+  https: [either(isObj, (v) => v === null || v === true), 'an object of https/tls options (or true)'],
+  http: [either(isObj, (v) => v === null), 'an object of http.createServer options'],
   serverFactory: [isFn, 'a function'],
   rewriteUrl: [isFn, 'a function'],
   frameworkErrors: [isFn, 'a function'],
@@ -69,6 +70,8 @@ export interface NormalizedOptions {
   return503OnClosing: boolean
   exposeHeadRoutes: boolean
   https: Record<string, unknown> | null | undefined
+  /** Options for `http.createServer` (plain HTTP/1 only, as in Fastify). */
+  http: Record<string, unknown> | null | undefined
   http2: boolean
   http2SessionTimeout: number
   connectionTimeout: number
@@ -152,6 +155,8 @@ export function normalizeOptions (options: unknown): NormalizedOptions {
     }
   }
   checkRouterStrategies(given)
+  // `https: true` is a TLS server with Node's defaults, as Fastify makes it
+  if (given.https === true) given.https = {}
   return { ...defaults, ...given } as unknown as NormalizedOptions
 }
 
@@ -166,18 +171,15 @@ function checkRouterStrategies (given: Record<string, unknown>): void {
   const constraints = (given.constraints ?? {}) as Record<string, unknown>
   for (const [key, strategy] of Object.entries(constraints)) {
     const s = strategy as Record<string, unknown>
-    if (typeof s.name !== 'string' || s.name === '' || typeof s.storage !== 'function' || typeof s.deriveConstraint !== 'function') {
-      throw new codes.FST_ERR_INIT_OPTS_INVALID(`"constraints.${key}" must be a constraint strategy { name, storage(), deriveConstraint() }, got ${describe(s)}`)
+    if (typeof s.name !== 'string' || s.name === '' || typeof s.storage !== 'function' || typeof s.deriveConstraint !== 'function' ||
+      typeof s.validate !== 'function') {
+      throw new codes.FST_ERR_INIT_OPTS_INVALID(`"constraints.${key}" must be a constraint strategy { name, storage(), validate(), deriveConstraint() }, got ${describe(s)}`)
     }
   }
   const versioning = given.versioning as NormalizedOptions['versioning']
   if (versioning === undefined) return
   if (typeof versioning.storage !== 'function' || typeof versioning.deriveVersion !== 'function') {
     throw new codes.FST_ERR_INIT_OPTS_INVALID('"versioning" must be an object { storage(), deriveVersion() }')
-  }
-  // Fastify lets `versioning` silently replace a `version` strategy; two sources for one strategy is a mistake
-  if (Object.values(constraints).some((s) => (s as { name: string }).name === 'version')) {
-    throw new codes.FST_ERR_INIT_OPTS_INVALID('"versioning" and a "version" strategy in "constraints" cannot both be set')
   }
   warnDeprecated('versioningOption')
 }

@@ -6,7 +6,7 @@
  */
 import avvio from 'avvio'
 import { codes } from '../core/errors'
-import { kPluginContext, kApp } from '../core/symbols'
+import { kPluginContext, kApp, kSkipOverride, kDisplayName, kPluginMeta } from '../core/symbols'
 import type { AnyFn } from '../core/types'
 import type { AppState, Instance } from '../encapsulation/app-state'
 import { PluginContext } from '../encapsulation/plugin-context'
@@ -103,6 +103,10 @@ function guardPlugin (plugin: unknown): unknown {
   const { prototype: _prototype, ...own } = Object.getOwnPropertyDescriptors(plugin)
   Object.defineProperties(guarded, own)
   Object.defineProperty(guarded, 'toString', { value: () => plugin.toString(), configurable: true })
+  // read when the plugin loads, as Fastify does: code may mark a plugin after registering it (a hoisted function)
+  for (const key of [kSkipOverride, kDisplayName, kPluginMeta]) {
+    Object.defineProperty(guarded, key, { get: () => Reflect.get(plugin, key), configurable: true })
+  }
   return guarded
 }
 

@@ -71,12 +71,14 @@ export function checkPluginMeta (instance: Instance, fn: PluginFunction, name: s
   const decorators = meta.decorators ?? {}
   const checks: Array<[string[] | undefined, string, (d: string) => boolean]> = [
     [decorators.fastify, 'Fastify', (d) => d in instance],
-    [decorators.request, 'Request', (d) => hasObjectDecorator(context, 'request', d)],
-    [decorators.reply, 'Reply', (d) => hasObjectDecorator(context, 'reply', d)]
+    [decorators.reply, 'Reply', (d) => hasObjectDecorator(context, 'reply', d)],
+    [decorators.request, 'Request', (d) => hasObjectDecorator(context, 'request', d)]
   ]
+  // the plugin is named only when its metadata names it, as in Fastify's message
+  const requiredBy = typeof meta.name === 'string' ? ` required by '${meta.name}'` : ''
   for (const [list, where, present] of checks) {
     for (const decorator of list ?? []) {
-      if (!present(decorator)) throw new codes.FST_ERR_PLUGIN_NOT_PRESENT_IN_INSTANCE(decorator, ` required by '${name}'`, where)
+      if (!present(decorator)) throw new codes.FST_ERR_PLUGIN_NOT_PRESENT_IN_INSTANCE(decorator, requiredBy, where)
     }
   }
   for (const dependency of meta.dependencies ?? []) {

@@ -59,21 +59,30 @@ export function createServer (options: NormalizedOptions, handler: RawHandler, r
     // the same listener serves HTTP/2's compatibility request and response objects
     const http2Handler = handler as unknown as (req: http2.Http2ServerRequest, res: http2.Http2ServerResponse) => void
     const http2Server = options.https ? http2.createSecureServer(options.https, http2Handler) : http2.createServer(http2Handler)
-    http2Server.setTimeout(options.http2SessionTimeout)
+    // an idle session is closed after http2SessionTimeout; connectionTimeout is the server's, as for HTTP/1
+    http2Server.on('session', (session) => session.setTimeout(options.http2SessionTimeout, () => session.close()))
+    http2Server.setTimeout(options.connectionTimeout)
     trackSessions(http2Server)
     server = http2Server
   } else {
-    const serverOptions: Record<string, number> = { requestTimeout: options.requestTimeout, keepAliveTimeout: options.keepAliveTimeout }
-    // Node checks request timeouts only every connectionsCheckingInterval (30 s by default): tighten it so a
-    // slow client is cut off close to requestTimeout, not up to 30 s later.
-    if (options.requestTimeout > 0) serverOptions.connectionsCheckingInterval = Math.min(30000, Math.max(50, Math.floor(options.requestTimeout / 2)))
-    const http1Server = options.https ? https.createServer({ ...options.https, ...serverOptions }, handler) : http.createServer(serverOptions, handler)
-    http1Server.keepAliveTimeout = options.keepAliveTimeout
-    http1Server.maxRequestsPerSocket = options.maxRequestsPerSocket
-    if (options.connectionTimeout > 0) http1Server.setTimeout(options.connectionTimeout)
-    server = http1Server
+    server = createHttp1Server(options, handler)
   }
   ;(server as http.Server).on('clientError', (options.clientErrorHandler ?? onClientError).bind(root))
+  return server
+}
+
+/** An HTTP/1 server (https when `https` is set, else http with the `http` option's settings), timeouts applied. */
+function createHttp1Server (options: NormalizedOptions, handler: RawHandler): http.Server {
+  const serverOptions: Record<string, number> = { requestTimeout: options.requestTimeout, keepAliveTimeout: options.keepAliveTimeout }
+  // Node checks request timeouts only every connectionsCheckingInterval (30 s by default): tighten it so a
+  // slow client is cut off close to requestTimeout, not up to 30 s later.
+  if (options.requestTimeout > 0) serverOptions.connectionsCheckingInterval = Math.min(30000, Math.max(50, Math.floor(options.requestTimeout / 2)))
+  const server = options.https
+    ? https.createServer({ ...options.https, ...serverOptions }, handler)
+    : http.createServer({ ...options.http, ...serverOptions }, handler)
+  server.keepAliveTimeout = options.keepAliveTimeout
+  server.maxRequestsPerSocket = options.maxRequestsPerSocket
+  server.setTimeout(options.connectionTimeout)
   return server
 }
 
@@ -112,11 +121,21 @@ export function closeServer (app: AppState, done: (err?: Error) => void): void {
   const force = app.options.forceCloseConnections
   if (force === true && typeof server.closeAllConnections === 'function') server.closeAllConnections()
   else if (force === 'idle' && typeof server.closeIdleConnections === 'function') server.closeIdleConnections()
-  // HTTP/2: GOAWAY to every session, so streams in flight finish and no new ones start; sessions then close
   if (sessions !== undefined) {
     for (const session of sessions) {
       if (force === true) session.destroy()
-      else session.close()
+      else closeSessionGracefully(session)
     }
   }
+}
+
+/**
+ * Closes an HTTP/2 session gracefully, one round trip late: streams the client sent before it saw the shutdown
+ * arrive before the PING's answer and are answered (503 while closing); then `close()` sends GOAWAY, refusing
+ * only streams started after it (REFUSED_STREAM, which clients may retry), and lets the open ones finish.
+ */
+function closeSessionGracefully (session: http2.Http2Session): void {
+  if (session.closed || session.destroyed) return
+  const close = (): void => { if (!session.closed && !session.destroyed) session.close() }
+  if (!session.ping(close)) close()
 }

@@ -1,5 +1,5 @@
 /**
- * The deprecation warnings of Fastify 4, with its codes and texts: users and tools filter warnings on either, so
+ * The deprecation warnings of Fastify 4 (and its one `FSTWRN` warning about schemas), with its codes and texts: users and tools filter warnings on either, so
  * Enclave emits the same ones for the same deprecated calls (test/compatibility/deprecations.test.ts compares them
  * with fastify@4's). Each is emitted once per process, as Fastify does, except where noted.
  */
@@ -9,6 +9,8 @@ interface Deprecation {
   text: (detail: string) => string
   /** Emitted on every occurrence rather than once (the detail names what is affected). */
   everyTime?: true
+  /** Fastify's `FSTWRN` warnings are not deprecations: they are named `FastifyWarning`. */
+  type?: 'FastifyWarning'
 }
 
 const removedInV5 = 'will be removed in `fastify@5`'
@@ -78,6 +80,13 @@ const deprecations = {
   jsonShorthand: {
     code: 'FSTDEP021',
     text: (url: string) => `You are using the deprecated json shorthand schema on route ${url}. Specify full object schema instead. It will be removed in \`fastify@v5\``
+  },
+  // a route schema key given as `undefined` (`schema: { body: undefined }`): usually a schema import that failed
+  missingSchema: {
+    code: 'FSTWRN001',
+    type: 'FastifyWarning',
+    everyTime: true,
+    text: (part: string) => `The ${part} is missing. This may indicate the schema is not well specified.`
   }
 } satisfies Record<string, Deprecation>
 
@@ -92,5 +101,5 @@ export function warnDeprecated (name: DeprecationName, detail = ''): void {
     if (emitted.has(name)) return
     emitted.add(name)
   }
-  process.emitWarning(deprecation.text(detail), { type: 'DeprecationWarning', code: deprecation.code })
+  process.emitWarning(deprecation.text(detail), { type: deprecation.type ?? 'DeprecationWarning', code: deprecation.code })
 }

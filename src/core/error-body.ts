@@ -7,7 +7,8 @@ import { STATUS_CODES } from 'node:http'
 export interface ErrorPayload {
   statusCode: number
   code?: string
-  error: string
+  /** The reason phrase; left out of the bodies Fastify writes when the error body itself could not be made. */
+  error?: string
   message: string
 }
 
@@ -16,11 +17,12 @@ export function statusText (statusCode: number): string {
   return STATUS_CODES[statusCode] ?? 'Unknown Error'
 }
 
-/** The default error handler's body: `{"statusCode","code"?,"error","message"}`. */
+/** The default error handler's body: `{"statusCode","code"?,"error"?,"message"}`. */
 export function defaultErrorBody (payload: ErrorPayload): string {
   const statusCode = Number.isInteger(payload.statusCode) ? payload.statusCode : 500
   const code = typeof payload.code === 'string' ? `,"code":${JSON.stringify(payload.code)}` : ''
-  return `{"statusCode":${statusCode}${code},"error":${JSON.stringify(safeString(payload.error))},"message":${JSON.stringify(safeString(payload.message))}}`
+  const error = payload.error === undefined ? '' : `,"error":${JSON.stringify(safeString(payload.error))}`
+  return `{"statusCode":${statusCode}${code}${error},"message":${JSON.stringify(safeString(payload.message))}}`
 }
 
 /**

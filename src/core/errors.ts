@@ -97,7 +97,8 @@ export const codes = {
   FST_ERR_SCH_VALIDATION_BUILD: createError('FST_ERR_SCH_VALIDATION_BUILD', 'Failed building the validation schema for %s: %s, due to error %s'),
   FST_ERR_SCH_SERIALIZATION_BUILD: createError('FST_ERR_SCH_SERIALIZATION_BUILD', 'Failed building the serialization schema for %s: %s, due to error %s'),
   FST_ERR_SCH_RESPONSE_SCHEMA_NOT_NESTED_2XX: createError('FST_ERR_SCH_RESPONSE_SCHEMA_NOT_NESTED_2XX', 'response schemas should be nested under a valid status code, e.g { 2xx: { type: "object" } }'),
-  FST_ERR_SCH_ASYNC_NOT_SUPPORTED: createError('FST_ERR_SCH_ASYNC_NOT_SUPPORTED', 'Asynchronous validation ($async) is not supported in the %s schema of %s: do asynchronous checks in a preHandler hook, which runs after validation'),
+  FST_ERR_SCH_SERIALIZER_NOT_FN: createError('FST_ERR_SCH_SERIALIZER_NOT_FN', 'The serializer compiler returned %s instead of a function for the %s response schema of %s'),
+  FST_ERR_SCH_VALIDATOR_NOT_FN: createError('FST_ERR_SCH_VALIDATOR_NOT_FN', 'The validator compiler returned %s instead of a function for the %s schema of %s'),
   FST_ERR_VALIDATION: createError('FST_ERR_VALIDATION', '%s', 400),
 
   // routes

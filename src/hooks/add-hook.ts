@@ -12,12 +12,15 @@ import { assertNotStarted } from '../core/start-guard'
 import type { AnyFn } from '../core/types'
 import type { Instance } from '../encapsulation/app-state'
 import type { PluginContext } from '../encapsulation/plugin-context'
+import { inLoadingOrder } from '../encapsulation/loading-order'
 import { supportedHooks, type HookName } from './hook-names'
 
 /** Hooks whose callback form has a payload argument before `done`. */
 const payloadHooks = new Set(['preParsing', 'preSerialization', 'onSend', 'onError'])
 
 export function validateHook (name: unknown, fn: unknown): asserts fn is AnyFn {
+  // a missing function is named as it was given ('instead got null'), before the hook's name is checked, as in Fastify
+  if (fn === null || fn === undefined) throw new codes.FST_ERR_HOOK_INVALID_HANDLER(name, fn)
   if (typeof name !== 'string') throw new codes.FST_ERR_HOOK_INVALID_TYPE()
   if (!supportedHooks.has(name)) throw new codes.FST_ERR_HOOK_NOT_SUPPORTED(name)
   if (typeof fn !== 'function') throw new codes.FST_ERR_HOOK_INVALID_HANDLER(name, Object.prototype.toString.call(fn))
@@ -47,8 +50,8 @@ function addToContextTree (context: PluginContext, name: HookName, fn: AnyFn): v
 }
 
 export function addHook (this: Instance, name: string, fn: AnyFn): Instance {
-  validateHook(name, fn)
   assertNotStarted(this, 'Cannot call "addHook"!')
+  validateHook(name, fn)
   switch (name) {
     case 'onClose':
       this.onClose(bindOnClose(fn, this))
@@ -61,20 +64,12 @@ export function addHook (this: Instance, name: string, fn: AnyFn): Instance {
       addToContextTree(this[kPluginContext], name, fn)
       break
     case 'preClose':
-      this.after(inLoadingOrder(() => this[kApp].applicationHooks.preClose.push({ fn, instance: this })))
+      inLoadingOrder(this, () => this[kApp].applicationHooks.preClose.push({ fn, instance: this }))
       break
     default:
-      this.after(inLoadingOrder(() => addToContextTree(this[kPluginContext], name as HookName, fn)))
+      inLoadingOrder(this, () => addToContextTree(this[kPluginContext], name as HookName, fn))
   }
   return this
-}
-
-/** An avvio `after` callback that files a hook once the plugins registered before it have loaded. */
-function inLoadingOrder (file: () => void): (err: Error | null, done: (err?: Error | null) => void) => void {
-  return (err, done) => {
-    file()
-    done(err)
-  }
 }
 
 /** avvio calls onClose hooks without a `this`; Fastify binds them to their instance. The arity tells avvio the style. */

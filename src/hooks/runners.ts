@@ -3,7 +3,7 @@
  * way the runner moves on exactly once per hook. They are called only with non-empty lists (empty ones are null).
  */
 import { failureOf } from '../core/to-error'
-import { kReplyErrorHandler } from '../core/symbols'
+import { kReplyErrorHandler, kReplyHijacked } from '../core/symbols'
 import { isThenable } from '../core/objects'
 import type { AnyFn } from '../core/types'
 import type { RequestState } from '../request/request'
@@ -12,6 +12,14 @@ import type { ReplyState } from '../reply/reply'
 /** True once the reply is answered, hijacked, or in the error handler: later hooks must not run. */
 export function isAnswered (reply: ReplyState): boolean {
   return reply.sent === true || reply[kReplyErrorHandler] !== null
+}
+
+/**
+ * Whether a hook's failure is for nobody: the reply was hijacked (by this hook or an earlier one), so the response
+ * is the hook's own business and an error response could only collide with it (Fastify drops it the same way).
+ */
+function failsUnheard (reply: ReplyState, stopWhenAnswered: boolean): boolean {
+  return stopWhenAnswered && reply[kReplyHijacked]
 }
 
 /** `err` is null when every hook succeeded, else what the failing hook threw, rejected or gave `done`. */
@@ -43,7 +51,7 @@ export function runHooks (hooks: AnyFn[], request: RequestState, reply: ReplySta
       result = fn(request, reply, once)
     } catch (error) {
       settled = true
-      done(failureOf(error), request, reply)
+      if (!failsUnheard(reply, stopWhenAnswered)) done(failureOf(error), request, reply)
       return
     }
     if (isThenable(result)) {
@@ -60,7 +68,7 @@ export function runHooks (hooks: AnyFn[], request: RequestState, reply: ReplySta
   function rejected (err: unknown): void {
     if (settled) return
     settled = true
-    done(failureOf(err), request, reply)
+    if (!failsUnheard(reply, stopWhenAnswered)) done(failureOf(err), request, reply)
   }
 }
 
@@ -96,7 +104,7 @@ export function runPayloadHooks<T> (hooks: AnyFn[], request: RequestState, reply
       result = fn(request, reply, current, once)
     } catch (error) {
       settled = true
-      done(failureOf(error), reply, current)
+      if (!failsUnheard(reply, stopWhenAnswered)) done(failureOf(error), reply, current)
       return
     }
     if (isThenable(result)) {
@@ -112,6 +120,6 @@ export function runPayloadHooks<T> (hooks: AnyFn[], request: RequestState, reply
   function rejected (err: unknown): void {
     if (settled) return
     settled = true
-    done(failureOf(err), reply, current)
+    if (!failsUnheard(reply, stopWhenAnswered)) done(failureOf(err), reply, current)
   }
 }

@@ -7,7 +7,7 @@ import { codes } from '../core/errors'
 import { toError } from '../core/to-error'
 import { defaultErrorBody, statusText, type ErrorPayload } from '../core/error-body'
 import {
-  kPluginContext, kRoute, kReplyErrorHandler, kReplyHeaders, kReplyStarted, kReplyHasStatusCode, kReplyInOnError, kReplySendingError
+  kApp, kPluginContext, kRoute, kReplyErrorHandler, kReplyHeaders, kReplyStarted, kReplyHasStatusCode, kReplyInOnError, kReplySendingError
 } from '../core/symbols'
 import { isThenable } from '../core/objects'
 import { assertNotStarted } from '../core/start-guard'
@@ -25,20 +25,22 @@ type HandledError = Error & { statusCode?: unknown, status?: unknown, code?: unk
 
 /**
  * The root handler. It applies the error's `headers` and sets the status: a 4xx/5xx the reply already has, else the
- * error's `statusCode` or `status`, else 500. It logs 5xx as errors and 4xx as info. An Error is sent as the error
+ * error's `statusCode` or `status`, else 500. It logs 5xx as errors and 4xx as info (unless `disableRequestLogging`). An Error is sent as the error
  * body (`{ statusCode, code, error, message }`, or the route's schema for the status); anything else that was
  * thrown (a string, a plain object) is sent as the payload itself, as Fastify does; `undefined` and `null` are
  * `FST_ERR_SEND_UNDEFINED_ERR`.
  */
+function logHandledError (error: Error, request: RequestState, reply: ReplyState): void {
+  if (reply.statusCode < 500) reply.log.info({ res: reply, err: error }, error.message)
+  else reply.log.error({ req: request, res: reply, err: error }, error.message)
+}
+
 export function defaultErrorHandler (this: Instance, thrown: unknown, request: RequestState, reply: ReplyState): void {
   const error: HandledError = toError(thrown)
   if (!reply[kReplyHasStatusCode] || reply.statusCode < 400) reply.code(statusOf(thrown))
   if (error.headers !== null && typeof error.headers === 'object') reply.headers(error.headers as Record<string, unknown>)
-  if (reply.statusCode < 500) {
-    reply.log.info({ res: reply, err: error }, error.message)
-  } else {
-    reply.log.error({ req: request, res: reply, err: error }, error.message)
-  }
+  // request lines, as in Fastify 4: `disableRequestLogging` silences them too (an onError hook still sees them)
+  if (this[kApp].requestLogging) logHandledError(error, request, reply)
   if (thrown instanceof Error || thrown === undefined || thrown === null) reply.send(error)
   else sendAnswer(reply, thrown)
 }
@@ -143,19 +145,26 @@ function sendErrorPayload (reply: ReplyState, error: HandledError): void {
   }
   const headers = reply[kReplyHeaders]
   headers['content-type'] = 'application/json; charset=utf-8'
-  let body: string
+  let body: unknown
   try {
     body = serializeErrorPayload(reply[kRoute], payload, error !== null && typeof error === 'object' ? error : payload)
   } catch (serializationError) {
-    reply.log.error({ err: serializationError }, 'the error payload could not be serialized')
+    // Fastify's words, and its body for this case (no `error` key)
+    reply.log.error({ err: serializationError, statusCode }, 'The serializer for the given status code failed')
     reply.raw.statusCode = 500
     const failure = new codes.FST_ERR_FAILED_ERROR_SERIALIZATION((serializationError as Error).message, payload.message)
-    body = defaultErrorBody({ statusCode: 500, code: failure.code, error: statusText(500), message: failure.message })
+    body = defaultErrorBody({ statusCode: 500, code: failure.code, message: failure.message })
+  }
+  if (typeof body !== 'string' && !Buffer.isBuffer(body)) {
+    // a custom serializer of the status gave no text: answering with it would fail while writing
+    reply.raw.statusCode = 500
+    const invalid = new codes.FST_ERR_REP_INVALID_PAYLOAD_TYPE(typeof body)
+    body = defaultErrorBody({ statusCode: 500, code: invalid.code, message: invalid.message })
   }
   reply[kReplyStarted] = true
   if (reply[kReplySendingError]) {
     // onSend (or the write) failed on the error body itself: answer with this error, skipping the hooks
-    writeErrorResponse(reply, body)
+    writeErrorResponse(reply, body as string | Buffer)
     return
   }
   reply[kReplySendingError] = true

@@ -10,7 +10,7 @@ import { Buffer } from 'node:buffer'
 import { validateHeaderName, validateHeaderValue, type OutgoingHttpHeaders } from 'node:http'
 import { finished, Readable } from 'node:stream'
 import { codes } from '../core/errors'
-import { kRoute, kReplySerializer, kReplyHeaders, kReplyTrailers } from '../core/symbols'
+import { kApp, kRoute, kReplySerializer, kReplyHeaders, kReplyTrailers } from '../core/symbols'
 import { runPayloadHooks } from '../hooks/runners'
 import { serializeReply } from './payload-serializer'
 import { handleError } from './error-handler'
@@ -24,6 +24,10 @@ function withJsonCharset (contentType: string): string {
   if (contentType.includes('charset')) return contentType
   const trimmed = contentType.trim()
   return trimmed.endsWith(';') ? trimmed + ' charset=utf-8' : trimmed + '; charset=utf-8'
+}
+
+function isEmptyBody (payload: unknown): boolean {
+  return payload === '' || (Buffer.isBuffer(payload) && payload.length === 0)
 }
 
 /** Streams (node or web) and fetch `Response`s are pre-serialized: they go straight to onSend. */
@@ -75,7 +79,8 @@ export function sendPayload (reply: ReplyState, payload: unknown): void {
     if (payload !== null) throw new codes.FST_ERR_REP_INVALID_PAYLOAD_TYPE(typeof payload)
     onSendHook(reply, null)
     return
-  } else if (contentType.includes('json')) {
+  } else if (reply[kReplySerializer] === null && contentType.includes('json')) {
+    // with a serializer of the reply's own, the content type stays exactly as set (as in Fastify)
     headers['content-type'] = withJsonCharset(contentType)
   }
   const hooks = reply[kRoute].preSerialization
@@ -151,13 +156,16 @@ function writeResponse (reply: ReplyState, payload: unknown): void {
   if (statusCode === 204 || statusCode === 304 || (statusCode >= 100 && statusCode < 200)) {
     // these statuses never carry a body: drop the headers describing one we were given (headers set for an
     // empty answer, such as a CORS preflight's `content-length: 0`, are the user's choice and stay)
-    if (payload !== undefined && payload !== null) {
+    // a 304 sent with an empty body keeps `content-length: 0` (@fastify/etag's onSend answers so), as in Fastify
+    const empty304 = statusCode === 304 && isEmptyBody(payload)
+    if (payload !== undefined && payload !== null && !empty304) {
       delete headers['content-length']
       delete headers['transfer-encoding']
       if (statusCode === 204) delete headers['content-type']
       // a stream sent with such a status is read to its end and dropped, so that its producer finishes (as Fastify)
       if (typeof (payload as Partial<Readable>).resume === 'function') drain(payload as Readable)
     }
+    if (empty304) headers['content-length'] = '0'
     if (writeHead(reply, statusCode, headers)) res.end()
     return
   }
@@ -200,13 +208,14 @@ function writeResponse (reply: ReplyState, payload: unknown): void {
   const length = Buffer.byteLength(payload)
   if (given === undefined || (Number(given) !== length && (!isHead || reply[kRoute].autoHead))) headers['content-length'] = String(length)
   if (!writeHead(reply, statusCode, headers)) return
-  // HEAD answers carry the GET route's headers (content-length included) but never a body
-  if (isHead) res.end()
+  // An automatic HEAD answer carries the GET route's headers (content-length included) and no body. A HEAD route of
+  // its own ends with what it sent, as in Fastify: Node writes no body for HEAD on the wire, and inject() shows it.
+  if (isHead && reply[kRoute].autoHead) res.end()
   else res.end(payload)
 }
 
 /** Last resort for an error body whose onSend hooks failed: written without hooks; failing here ends the socket. */
-export function writeErrorResponse (reply: ReplyState, body: string): void {
+export function writeErrorResponse (reply: ReplyState, body: string | Buffer): void {
   const res = reply.raw
   if (res.writableEnded || res.destroyed) return
   const headers = reply[kReplyHeaders]
@@ -289,7 +298,7 @@ function sendStream (reply: ReplyState, payload: Readable): void {
     sourceDone = true
     if (err && (err as NodeJS.ErrnoException).code !== 'ERR_STREAM_PREMATURE_CLOSE') {
       if (res.headersSent) {
-        reply.log.warn({ err }, 'response stream errored after headers were sent')
+        reply.log.warn({ err }, 'response terminated with an error with headers already sent')
         res.destroy()
       } else {
         handleError(reply, err)
@@ -298,8 +307,8 @@ function sendStream (reply: ReplyState, payload: Readable): void {
   })
   finished(res, () => {
     if (sourceDone) return
-    // the client went away before the end (Fastify's words in the log): the stream is released, not read on
-    reply.log.info('stream closed prematurely')
+    // the client went away before the end (Fastify's words in the log, a request line): the stream is released
+    if (reply[kRoute].instance[kApp].requestLogging) reply.log.info({ res }, 'stream closed prematurely')
     releaseStream(payload)
   })
   if (!trailed) {

@@ -89,9 +89,12 @@ export function readBody (instance: Instance, request: RequestState, payload: Bo
       return
     }
     const buffer = collected.length === 1 ? collected[0] : Buffer.concat(collected, received)
-    // decoding would turn invalid bytes into U+FFFD silently: a text body must be UTF-8 (Fastify answers 400 too)
+    // decoding would turn invalid bytes into U+FFFD silently: a text body must be UTF-8. Fastify answers 400 too: it
+    // measures the decoded text against Content-Length, so a gzip body sent as JSON gets its length mismatch
     if (entry.parseAs === 'string' && !isUtf8(buffer)) {
-      done(new codes.FST_ERR_CTP_INVALID_UTF8())
+      const decodedLength = Buffer.byteLength(buffer.toString('utf8'))
+      const mismatch = expected !== -1 && isOriginal && typeof encoded !== 'number' && decodedLength !== expected
+      done(mismatch ? new codes.FST_ERR_CTP_INVALID_CONTENT_LENGTH() : new codes.FST_ERR_CTP_INVALID_UTF8())
       return
     }
     const body = entry.parseAs === 'string' ? buffer.toString('utf8') : buffer

@@ -3,15 +3,14 @@
  * `Content-Length`, and the built-in `application/json` (prototype-poisoning safe) and `text/plain` parsers.
  * See https://fastify.dev/docs/v4.29.x/Reference/ContentTypeParser/
  */
-import { safeParse as parseContentType } from 'fast-content-type-parse'
 import { codes } from '../core/errors'
 import { kPluginContext } from '../core/symbols'
-import { normalizeMediaType } from '../core/media-type'
 import { assertNotStarted } from '../core/start-guard'
 import type { Instance } from '../encapsulation/app-state'
 import type { RequestState } from './request'
 import { readBody, runParser } from './body-reader'
 import { createJsonParser, defaultTextParser } from './default-parsers'
+import { matchesName, nameKey, nameMatcher, parseHeader, testsMediaTypeOnly, type NameMatcher } from './content-type-matching'
 
 export type PoisoningAction = 'error' | 'remove' | 'ignore'
 
@@ -25,7 +24,7 @@ export interface ContentTypeParserRegistryOptions {
 export interface ContentTypeParserOptions {
   /** Collect the body and hand it to the parser instead of the stream. */
   parseAs?: 'string' | 'buffer'
-  /** Maximum body size for this parser; overrides the route's and the server's `bodyLimit`. */
+  /** Maximum body size for this parser; overrides the server's `bodyLimit`, never a route's own. */
   bodyLimit?: number
 }
 
@@ -35,7 +34,7 @@ export type ParserDone = (err: unknown, body?: unknown) => void
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a stream, a string or a Buffer, as the parser declared
 export type ContentTypeParserFn = (this: Instance, request: RequestState, payloadOrBody: any, done: ParserDone) => unknown
 
-/** A media type (`'application/json'`, `'*'`), a RegExp tested against the media type, or a list of them. */
+/** A media type (`'application/json'`, `'*'`, see content-type-matching.ts for the other forms), a RegExp, or a list of them. */
 export type ContentTypeKey = string | RegExp | Array<string | RegExp>
 
 /** A body as a stream: the request itself, or what preParsing hooks made of it (it may report its encoded length). */
@@ -49,11 +48,20 @@ export interface ParserEntry {
   readonly builtin: boolean
 }
 
+/** A parser registered under a string other than the catch-all. */
+interface NamedEntry {
+  /** `nameKey` of the name: the identity used by `has`, `remove` and conflicts. */
+  readonly key: string
+  readonly matcher: NameMatcher
+  readonly entry: ParserEntry
+}
+
 interface RegExpEntry {
   /** `RegExp#toString()` of the registered expression: the identity used by `has` and `remove`. */
   readonly key: string
   /** A copy without the `g`/`y` flags, so that `test` keeps no state between requests. */
   readonly matcher: RegExp
+  readonly mediaTypeOnly: boolean
   readonly entry: ParserEntry
 }
 
@@ -61,38 +69,39 @@ const CATCH_ALL = '*'
 // Bounds of the header → parser cache: hostile clients can rotate headers, but never grow memory.
 const CACHE_MAX_ENTRIES = 64
 const CACHE_MAX_HEADER_LENGTH = 256
-// type/subtype (RFC 7230 tokens) with optional whitespace, before the parameters.
-const MEDIA_TYPE = /^[ \t]*([!#$%&'*+.^_`|~0-9A-Za-z-]+\/[!#$%&'*+.^_`|~0-9A-Za-z-]+)[ \t]*(?:;|$)/
 
 /** The parsers of one plugin context. A child starts as a copy of its parent and never changes it. */
 export class ContentTypeParserRegistry {
   readonly #bodyLimit: number
-  /** Lower-cased media type (or `'*'`) → parser. A Map, so `constructor` or `__proto__` are just missing keys. */
-  readonly #byMediaType: Map<string, ParserEntry>
-  /** Tried in registration order, after the exact media types. */
+  /** Name key → parser, the catch-all `'*'` included. A Map, so `constructor` or `__proto__` are just missing keys. */
+  readonly #byName: Map<string, ParserEntry>
+  /** String parsers, newest first: the last one registered that matches wins, as in Fastify. */
+  #named: NamedEntry[]
+  /** Tried after the string parsers, newest first too. */
   #byRegExp: RegExpEntry[]
   /** Raw header → resolved parser (`null`: none), so a repeated header costs one Map lookup. */
   readonly #resolved = new Map<string, ParserEntry | null>()
 
-  private constructor (bodyLimit: number, byMediaType: Map<string, ParserEntry>, byRegExp: RegExpEntry[]) {
+  private constructor (bodyLimit: number, byName: Map<string, ParserEntry>, named: NamedEntry[], byRegExp: RegExpEntry[]) {
     this.#bodyLimit = bodyLimit
-    this.#byMediaType = byMediaType
+    this.#byName = byName
+    this.#named = named
     this.#byRegExp = byRegExp
   }
 
   /** The root registry, with the built-in `application/json` and `text/plain` parsers. */
   static root (opts: ContentTypeParserRegistryOptions): ContentTypeParserRegistry {
-    const json = createJsonParser(opts.onProtoPoisoning, opts.onConstructorPoisoning)
-    const byMediaType = new Map<string, ParserEntry>([
-      ['application/json', { fn: json, parseAs: 'string', bodyLimit: undefined, builtin: true }],
-      ['text/plain', { fn: defaultTextParser, parseAs: 'string', bodyLimit: undefined, builtin: true }]
-    ])
-    return new ContentTypeParserRegistry(opts.bodyLimit, byMediaType, [])
+    const json: ParserEntry = { fn: createJsonParser(opts.onProtoPoisoning, opts.onConstructorPoisoning), parseAs: 'string', bodyLimit: undefined, builtin: true }
+    const text: ParserEntry = { fn: defaultTextParser, parseAs: 'string', bodyLimit: undefined, builtin: true }
+    const registry = new ContentTypeParserRegistry(opts.bodyLimit, new Map(), [], [])
+    registry.#addNamed('text/plain', text)
+    registry.#addNamed('application/json', json)
+    return registry
   }
 
   /** A copy for a child context: entries are immutable, so only the containers are copied. */
   child (): ContentTypeParserRegistry {
-    return new ContentTypeParserRegistry(this.#bodyLimit, new Map(this.#byMediaType), this.#byRegExp.slice())
+    return new ContentTypeParserRegistry(this.#bodyLimit, new Map(this.#byName), this.#named.slice(), this.#byRegExp.slice())
   }
 
   add (contentType: ContentTypeKey, opts: ContentTypeParserOptions | undefined, parser: ContentTypeParserFn): void {
@@ -104,19 +113,19 @@ export class ContentTypeParserRegistry {
     // Check everything before changing anything, so a failing array leaves the registry as it was.
     const seen = new Set<string>()
     for (const key of keys) {
-      const id = typeof key === 'string' ? key : key.toString()
-      if (seen.has(id) || this.#isTaken(key)) throw new codes.FST_ERR_CTP_ALREADY_PRESENT(id)
+      const id = typeof key === 'string' ? nameKey(key) : key.toString()
+      if (seen.has(id) || this.#isTaken(key)) throw new codes.FST_ERR_CTP_ALREADY_PRESENT(typeof key === 'string' ? key : id)
       seen.add(id)
     }
     for (const key of keys) {
-      if (typeof key === 'string') this.#byMediaType.set(key, entry)
-      else this.#byRegExp.push({ key: key.toString(), matcher: statelessCopy(key), entry })
+      if (typeof key === 'string') this.#addNamed(key, entry)
+      else this.#byRegExp.unshift({ key: key.toString(), matcher: statelessCopy(key), mediaTypeOnly: testsMediaTypeOnly(key), entry })
     }
     this.#resolved.clear()
   }
 
   has (contentType: string | RegExp): boolean {
-    if (typeof contentType === 'string') return this.#byMediaType.has(normalizeMediaType(contentType))
+    if (typeof contentType === 'string') return this.#byName.has(nameKey(contentType))
     if (contentType instanceof RegExp) {
       const key = contentType.toString()
       return this.#byRegExp.some((r) => r.key === key)
@@ -128,7 +137,7 @@ export class ContentTypeParserRegistry {
     const types = Array.isArray(contentType) ? contentType : [contentType]
     for (const key of types.map(validateContentType)) {
       if (typeof key === 'string') {
-        this.#byMediaType.delete(key)
+        this.#removeNamed(nameKey(key))
       } else {
         const id = key.toString()
         this.#byRegExp = this.#byRegExp.filter((r) => r.key !== id)
@@ -138,14 +147,16 @@ export class ContentTypeParserRegistry {
   }
 
   removeAll (): void {
-    this.#byMediaType.clear()
+    this.#byName.clear()
+    this.#named = []
     this.#byRegExp = []
     this.#resolved.clear()
   }
 
   /**
    * Parse one request body. `instance` is `this` for the user parser. Calls `done` exactly once. A type no parser
-   * takes is a 415, except for the not-found handler (`optional`), which then gets no body, as in Fastify.
+   * takes is a 415, except for the not-found handler (`optional`), which then gets no body, as in Fastify. The
+   * route's own `bodyLimit` wins over the parser's, which wins over the server's (Fastify's order).
    */
   parse (instance: Instance, request: RequestState, payload: BodyStream, contentType: string | undefined, routeBodyLimit: number | undefined,
     optional: boolean, done: ParserDone): void {
@@ -160,21 +171,33 @@ export class ContentTypeParserRegistry {
       runParser(entry.fn, instance, request, payload, done)
       return
     }
-    readBody(instance, request, payload, entry, entry.bodyLimit ?? routeBodyLimit ?? this.#bodyLimit, done)
+    readBody(instance, request, payload, entry, routeBodyLimit ?? entry.bodyLimit ?? this.#bodyLimit, done)
   }
 
   /** A user parser may replace a built-in one (here or inherited); any other existing parser is a conflict. */
   #isTaken (key: string | RegExp): boolean {
     if (typeof key === 'string') {
-      const existing = this.#byMediaType.get(key)
+      const existing = this.#byName.get(nameKey(key))
       return existing !== undefined && !existing.builtin
     }
     const id = key.toString()
     return this.#byRegExp.some((r) => r.key === id)
   }
 
+  #addNamed (name: string, entry: ParserEntry): void {
+    const key = nameKey(name)
+    this.#removeNamed(key)
+    this.#byName.set(key, entry)
+    if (key !== CATCH_ALL) this.#named.unshift({ key, matcher: nameMatcher(name), entry })
+  }
+
+  #removeNamed (key: string): void {
+    if (!this.#byName.delete(key)) return
+    this.#named = this.#named.filter((n) => n.key !== key)
+  }
+
   #resolve (header: string | undefined): ParserEntry | null {
-    if (header === undefined || header === '') return this.#byMediaType.get(CATCH_ALL) ?? null
+    if (header === undefined || header === '') return this.#byName.get(CATCH_ALL) ?? null
     const cached = this.#resolved.get(header)
     if (cached !== undefined) return cached
     const found = this.#match(header)
@@ -187,35 +210,28 @@ export class ContentTypeParserRegistry {
   }
 
   #match (header: string): ParserEntry | null {
-    const mediaType = mediaTypeOf(header)
-    if (mediaType !== '') {
-      const exact = this.#byMediaType.get(mediaType)
-      if (exact !== undefined) return exact
+    // a header spelled exactly as a parser's name takes it (an `onRequest` hook may set `content-type: empty`)
+    const exact = this.#byName.get(nameKey(header))
+    if (exact !== undefined) return exact
+    const parsed = parseHeader(header)
+    if (parsed.type !== '') {
+      for (const named of this.#named) {
+        if (matchesName(parsed, named.matcher)) return named.entry
+      }
       for (const r of this.#byRegExp) {
-        if (r.matcher.test(mediaType)) return r.entry
+        if (r.matcher.test(r.mediaTypeOnly ? parsed.type : header)) return r.entry
       }
     }
     // An unparsable header is one more type without a parser: the catch-all takes it, or it is a 415.
-    return this.#byMediaType.get(CATCH_ALL) ?? null
+    return this.#byName.get(CATCH_ALL) ?? null
   }
-}
-
-/** The lower-cased media type of a `Content-Type` header, or `''` when it has none. */
-function mediaTypeOf (header: string): string {
-  const type = parseContentType(header).type
-  if (type !== '') return type
-  // safeParse rejects tabs around `;`, a trailing `;` and malformed parameters. Parameters never choose the
-  // parser, so a well-formed media type in front of them is enough.
-  const match = MEDIA_TYPE.exec(header)
-  return match === null ? '' : match[1].toLowerCase()
 }
 
 function validateContentType (contentType: unknown): string | RegExp {
   if (contentType instanceof RegExp) return contentType
   if (typeof contentType !== 'string') throw new codes.FST_ERR_CTP_INVALID_TYPE()
-  const key = normalizeMediaType(contentType)
-  if (key === '') throw new codes.FST_ERR_CTP_EMPTY_TYPE()
-  return key
+  if (contentType.trim() === '') throw new codes.FST_ERR_CTP_EMPTY_TYPE()
+  return contentType
 }
 
 function statelessCopy (re: RegExp): RegExp {

@@ -11,7 +11,7 @@ import { asRouterMethod, supportedMethodSet } from '../core/http-methods'
 import { kApp, kRoute, kReplySendError } from '../core/symbols'
 import type { AppState, RawHandler } from '../encapsulation/app-state'
 import type { RouteRecord } from '../routing/route-model'
-import { createReply, runPreHandler, startRequest } from './pipeline'
+import { createLoggedReply, runPreHandler, startRequest } from './pipeline'
 import type { RequestState } from './request'
 import type { ReplyState } from '../reply/reply'
 
@@ -41,12 +41,16 @@ export function createRequestHandler (app: AppState): RawHandler {
       return
     }
     if (app.closing) {
+      // HTTP/2 has no Connection header (setting one throws): its session is closed by the server's close()
       if (app.options.return503OnClosing) {
-        res.writeHead(503, { 'content-type': 'application/json', 'content-length': String(closingBody.length), connection: 'close' })
+        res.writeHead(503, major === 1
+          ? { 'content-type': 'application/json', 'content-length': String(closingBody.length), connection: 'close' }
+          : { 'content-type': 'application/json', 'content-length': String(closingBody.length) })
         res.end(closingBody)
+        app.logger.info({ res }, 'request aborted - refusing to accept new requests as server is closing')
         return
       }
-      res.setHeader('connection', 'close')
+      if (major === 1) res.setHeader('connection', 'close')
     }
     if (rewriteUrl !== undefined && !rewrite(app, rewriteUrl, req, res)) return
     if (!app.hasConstraints) {
@@ -78,8 +82,9 @@ function unsupportedVersion (app: AppState, res: ServerResponse): void {
 }
 
 /**
- * Applies the `rewriteUrl` option. A non-string result keeps the original URL (as Fastify does) and is logged; a
- * throw is answered as a framework error (500) instead of escaping the request handler. False when answered here.
+ * Applies the `rewriteUrl` option. A non-string result is FST_ERR_ROUTE_REWRITE_NOT_STR: logged, and the connection
+ * is reset, as in Fastify (failing closed: a rewrite that guards a URL must not let it through when it breaks); the
+ * request is not routed. A throw is answered as a framework error (500). False when the request ends here.
  */
 function rewrite (app: AppState, rewriteUrl: (req: RawRequest) => unknown, req: RawRequest, res: ServerResponse): boolean {
   req.originalUrl = req.url
@@ -90,9 +95,14 @@ function rewrite (app: AppState, rewriteUrl: (req: RawRequest) => unknown, req: 
     frameworkError(app, req, res, toError(err))
     return false
   }
-  if (typeof url === 'string') req.url = url
-  else app.logger.error({ err: new codes.FST_ERR_ROUTE_REWRITE_NOT_STR(req.url, typeof url) }, 'rewriteUrl did not return a string: the URL is kept')
-  return true
+  if (typeof url === 'string') {
+    req.url = url
+    return true
+  }
+  const err = new codes.FST_ERR_ROUTE_REWRITE_NOT_STR(req.url, typeof url)
+  app.logger.error({ err }, err.message)
+  req.destroy(err)
+  return false
 }
 
 interface Found { store: RouteRecord | null, params: Record<string, string | undefined>, searchParams: Record<string, string> }
@@ -108,8 +118,20 @@ function dispatch (app: AppState, req: RawRequest, res: ServerResponse, found: F
     frameworkError(app, req, res, new codes.FST_ERR_BAD_URL(req.url))
     return
   }
-  if (app.defaultRoute === null) startNotFound(app, req, res)
+  if (!supportedMethodSet.has(req.method as string)) unknownMethod(app, req, res)
+  else if (app.defaultRoute === null) startNotFound(app, req, res)
   else runDefaultRoute(app, app.defaultRoute, req, res)
+}
+
+/**
+ * A method no route can have (HTTP/2 lets any token through; Node's HTTP/1 parser refuses them earlier): 404
+ * FST_ERR_NOT_FOUND through the root's error handler, without the not-found handlers, which are routes of known
+ * methods (as in Fastify).
+ */
+function unknownMethod (app: AppState, req: IncomingMessage, res: ServerResponse): void {
+  const reply = createLoggedReply(app, app.notFoundByPrefix.get('')!.compiled!, req, res, {}, {})
+  if (reply === null) return
+  reply.code(404).send(new codes.FST_ERR_NOT_FOUND())
 }
 
 /** Starts the not-found handler of the URL's context: what an unmatched request gets (`getDefaultRoute()`). */
@@ -162,7 +184,8 @@ function frameworkError (app: AppState, req: IncomingMessage, res: ServerRespons
     return
   }
   const { record, query } = findNotFound(app, req.method as string, req.url as string)
-  const reply = createReply(app, record.compiled!, req, res, {}, query)
+  const reply = createLoggedReply(app, record.compiled!, req, res, {}, query)
+  if (reply === null) return
   try {
     handler(err, reply.request, reply)
   } catch (thrown) {

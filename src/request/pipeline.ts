@@ -7,9 +7,12 @@ import { AsyncResource } from 'node:async_hooks'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { kRoute, kReplyHijacked, kReplySendError } from '../core/symbols'
 import { isThenable } from '../core/objects'
+import { toError } from '../core/to-error'
+import { earlyErrorBody } from '../core/error-body'
 import { runHooks, runPayloadHooks, isAnswered } from '../hooks/runners'
 import { validateRequest } from '../schema/validation/route-validation'
 import type { AppState } from '../encapsulation/app-state'
+import type { Logger } from '../types/logger'
 import type { CompiledRoute } from '../routing/route-model'
 import type { ReplyState } from '../reply/reply'
 import type { RequestState } from './request'
@@ -18,12 +21,22 @@ import { watchAbort, watchResponse, watchTimeout } from './response-watchers'
 
 type Params = Record<string, string | undefined>
 
-/** Builds the request and its reply (the reply holds the request, so nothing else is allocated to return both). */
-export function createReply (app: AppState, route: CompiledRoute, req: IncomingMessage, res: ServerResponse, params: Params, query: unknown): ReplyState {
-  // called unbound: a user generator must not see the internal compiled route as `this`
-  const genReqId = route.genReqId
-  const id = genReqId(req)
-  const log = app.loggingEnabled ? route.requestLogger(id, req) : app.logger
+/**
+ * Builds the request and its reply (the reply holds the request, so nothing else is allocated to return both).
+ * Null when the request's identity could not be made (see `identityFailed`): it was answered already.
+ */
+export function createReply (app: AppState, route: CompiledRoute, req: IncomingMessage, res: ServerResponse, params: Params, query: unknown): ReplyState | null {
+  let id: string
+  let log: Logger
+  try {
+    // called unbound: a user generator must not see the internal compiled route as `this`
+    const genReqId = route.genReqId
+    id = genReqId(req)
+    log = route.requestLogger === null ? app.logger : route.requestLogger(id, req)
+  } catch (err) {
+    identityFailed(app, res, err)
+    return null
+  }
   const request = new route.Request(id, params, req, query, log, route)
   const reply = new route.Reply(res, request, log, route)
   for (const [key, value] of route.requestProps) request[key] = value
@@ -31,11 +44,31 @@ export function createReply (app: AppState, route: CompiledRoute, req: IncomingM
   return reply
 }
 
+/**
+ * A `genReqId` or `childLoggerFactory` that throws (or returns no logger) is the application's bug, and no request
+ * object exists to take it through the error handler: answered 500 with the error's message and code, and logged.
+ * (Fastify throws it out of the server's request listener, which ends the process.)
+ */
+function identityFailed (app: AppState, res: ServerResponse, err: unknown): void {
+  const error = toError(err) as Error & { code?: unknown }
+  app.logger.error({ err: error }, 'the request id or logger could not be made')
+  const body = earlyErrorBody(500, error.message, typeof error.code === 'string' ? error.code : undefined)
+  res.writeHead(500, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body) })
+  res.end(body)
+}
+
+/** `createReply`, then the request's 'incoming request' log line (unless request logging is off). */
+export function createLoggedReply (app: AppState, route: CompiledRoute, req: IncomingMessage, res: ServerResponse, params: Params, query: unknown): ReplyState | null {
+  const reply = createReply(app, route, req, res, params, query)
+  if (reply !== null && app.requestLogging) reply.request.log.info({ req: reply.request }, 'incoming request')
+  return reply
+}
+
 /** Starts a request on its route: the request log line, the response watchers it needs, then onRequest. */
 export function startRequest (app: AppState, route: CompiledRoute, req: IncomingMessage, res: ServerResponse, params: Params, query: unknown): void {
-  const reply = createReply(app, route, req, res, params, query)
+  const reply = createLoggedReply(app, route, req, res, params, query)
+  if (reply === null) return
   const request = reply.request
-  if (app.requestLogging) request.log.info({ req: request }, 'incoming request')
   if (route.onResponse !== null || app.requestLogging) watchResponse(app, request, reply)
   if (route.onTimeout !== null) watchTimeout(request, reply)
   if (route.onRequestAbort !== null) watchAbort(request, reply)
@@ -94,7 +127,8 @@ function handleBody (request: RequestState, reply: ReplyState, payload: BodyStre
   // carries on after it, as in Fastify. One resource per request, entered when the body is in (not
   // `AsyncResource.bind`, which builds a deprecation getter per call: a third of the body path's time).
   const scope = new AsyncResource('enclave:body')
-  route.contentTypeParsers.parse(route.instance, request, payload, contentType, route.bodyLimit, route.isNotFound,
+  // the route's own bodyLimit, if it has one: a parser's limit never loosens it (as in Fastify)
+  route.contentTypeParsers.parse(route.instance, request, payload, contentType, route.options.bodyLimit, route.isNotFound,
     (err: unknown, body?: unknown): void => { scope.runInAsyncScope(bodyParsed, null, err, body, request, reply) })
 }
 
@@ -126,15 +160,35 @@ function afterPreValidation (err: unknown, request: RequestState, reply: ReplySt
     return
   }
   const route = request[kRoute]
-  if (route.validation !== null) {
-    const validationError = validateRequest(route.validation, request, route.instance)
-    if (validationError !== undefined) {
-      if (!route.attachValidation) {
-        reply.send(validationError)
-        return
-      }
-      request.validationError = validationError
+  if (route.validation === null) {
+    runPreHandler(request, reply)
+    return
+  }
+  let outcome: ReturnType<typeof validateRequest>
+  try {
+    outcome = validateRequest(route.validation, request, route.instance)
+  } catch (err) {
+    // a throwing schema error formatter, a validator compiler that gave no function: a 500, not a 400
+    reply[kReplySendError](err)
+    return
+  }
+  if (!isThenable(outcome)) {
+    afterValidation(outcome, request, reply)
+    return
+  }
+  outcome.then(
+    (validationError) => { if (!isAnswered(reply)) afterValidation(validationError, request, reply) },
+    (err: unknown) => { if (!isAnswered(reply)) reply[kReplySendError](err) }
+  )
+}
+
+function afterValidation (validationError: Error | undefined, request: RequestState, reply: ReplyState): void {
+  if (validationError !== undefined) {
+    if (!request[kRoute].attachValidation) {
+      reply.send(validationError)
+      return
     }
+    request.validationError = validationError
   }
   runPreHandler(request, reply)
 }

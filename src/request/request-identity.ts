@@ -7,6 +7,7 @@
  */
 import type { IncomingMessage } from 'node:http'
 import { codes } from '../core/errors'
+import { missingLoggerMethods } from '../core/logger-shape'
 import { assertSetter } from '../core/start-guard'
 import type { Instance } from '../encapsulation/app-state'
 import type { Logger } from '../types/logger'
@@ -72,12 +73,14 @@ function inherited<K extends keyof RequestIdentitySettings> (context: PluginCont
 export interface RequestIdentityDefaults {
   options: NormalizedOptions
   logger: Logger
+  /** Whether the app logs at all: without a logger, a request's logger is the app's (unless a factory is set). */
+  loggingEnabled: boolean
   /** The factory's generator (with the header rule), shared by every context that does not call `setGenReqId`. */
   genReqId: GenReqId
 }
 
-export function requestIdentityDefaults (options: NormalizedOptions, logger: Logger): RequestIdentityDefaults {
-  return { options, logger, genReqId: withRequestIdHeader(options.requestIdHeader, options.genReqId ?? counterReqIdGenerator()) }
+export function requestIdentityDefaults (options: NormalizedOptions, logger: Logger, loggingEnabled: boolean): RequestIdentityDefaults {
+  return { options, logger, loggingEnabled, genReqId: withRequestIdHeader(options.requestIdHeader, options.genReqId ?? counterReqIdGenerator()) }
 }
 
 /** The id generator of a route of `plugin`: its context's (or an ancestor's) `setGenReqId`, else the factory's. */
@@ -89,8 +92,10 @@ export function resolveGenReqId (plugin: PluginContext, defaults: RequestIdentit
 /**
  * The logger builder of one route: route option > context `setChildLoggerFactory` > factory option > pino's child.
  * Bindings are `{ [requestIdLogLabel]: id }`; child options carry the route's `logLevel`, else its plugin's.
+ * `null` when there is nothing to build: logging is off and no factory was set (a factory is called either way,
+ * as in Fastify: it may attach what the handlers read).
  */
-export function resolveRequestLogger (route: RouteOptions, plugin: PluginContext, instance: Instance, defaults: RequestIdentityDefaults): RequestLoggerBuilder {
+export function resolveRequestLogger (route: RouteOptions, plugin: PluginContext, instance: Instance, defaults: RequestIdentityDefaults): RequestLoggerBuilder | null {
   const { logger, options } = defaults
   const label = options.requestIdLogLabel
   const level = route.logLevel ?? plugin.logLevel
@@ -103,11 +108,17 @@ export function resolveRequestLogger (route: RouteOptions, plugin: PluginContext
   const factory = (route.childLoggerFactory as ChildLoggerFactory | undefined) ?? inherited(plugin, 'childLoggerFactory') ??
     options.childLoggerFactory
   if (factory === undefined) {
+    if (!defaults.loggingEnabled) return null
     const childOptions = childLoggerOptions(level, serializers)
     return (id) => logger.child({ [label]: id }, childOptions)
   }
   // fresh objects per request: a factory may add to them (Fastify's example adds bindings)
-  return (id, req) => factory.call(instance, logger, { [label]: id }, childLoggerOptions(level, serializers) ?? {}, req)
+  return (id, req) => {
+    const child: unknown = factory.call(instance, logger, { [label]: id }, childLoggerOptions(level, serializers) ?? {}, req)
+    const missing = missingLoggerMethods(child)
+    if (missing.length > 0) throw new codes.FST_ERR_LOG_INVALID_LOGGER(missing.join(','))
+    return child as Logger
+  }
 }
 
 function childLoggerOptions (level: string | undefined, serializers: Record<string, AnyFn> | undefined): Record<string, unknown> | undefined {

@@ -128,22 +128,25 @@ Object.defineProperties(Request.prototype, {
   routeOptions: {
     get () {
       const route: CompiledRoute = this[kRoute]
-      const options = route.options
+      const given = route.options
       // a not-found handler is no route: Fastify reports no method, url or config of its own
       const isRoute = !route.isNotFound
-      return {
+      const options = {
         method: isRoute ? route.method : undefined,
         url: isRoute ? route.url : undefined,
-        config: route.config,
-        schema: route.schema,
         bodyLimit: route.bodyLimit,
         attachValidation: isRoute ? route.attachValidation : undefined,
         logLevel: route.logLevel,
-        exposeHeadRoute: isRoute ? options.exposeHeadRoute ?? route.instance[kApp].options.exposeHeadRoutes : undefined,
-        prefixTrailingSlash: isRoute ? options.prefixTrailingSlash ?? 'both' : undefined,
-        version: options.version ?? options.constraints?.version,
+        exposeHeadRoute: isRoute ? given.exposeHeadRoute ?? route.instance[kApp].options.exposeHeadRoutes : undefined,
+        prefixTrailingSlash: isRoute ? given.prefixTrailingSlash ?? 'both' : undefined,
+        // a versioned route reports the version the request asked for (`Accept-Version: 1.x`), as Fastify does
+        version: (given.version ?? given.constraints?.version) === undefined ? undefined : this.raw.headers['accept-version'],
         handler: route.handler
       }
+      // config and schema are the route's own objects, reachable but not listed (as in Fastify); the rest is frozen:
+      // a handler cannot change what the route is
+      Object.defineProperties(options, { config: { value: route.config }, schema: { value: route.schema } })
+      return Object.freeze(options)
     }
   },
   // the properties Fastify 4 deprecated in favour of routeOptions, with its warnings (once per process each)

@@ -9,6 +9,7 @@ import { warnDeprecated } from '../core/deprecations'
 import { kPluginContext, kApp } from '../core/symbols'
 import { asRouterMethod, supportedMethods } from '../core/http-methods'
 import { assertNotStarted } from '../core/start-guard'
+import { inLoadingOrder } from '../encapsulation/loading-order'
 import type { AnyFn } from '../core/types'
 import type { AppState, Instance, RawHandler } from '../encapsulation/app-state'
 import { startNotFound } from '../request/dispatch'
@@ -37,13 +38,23 @@ interface NotFoundOptions {
   isDefault?: boolean
 }
 
+/** The prefixes whose handler the user set (the default one may be replaced once, by a user's). */
+const claimedPrefixes = new WeakMap<AppState, Set<string>>()
+
+/** Refuses a second handler for one prefix at once, as Fastify does, though the handler is filed in loading order. */
+function claim (app: AppState, prefix: string): void {
+  let claimed = claimedPrefixes.get(app)
+  if (claimed === undefined) claimedPrefixes.set(app, claimed = new Set())
+  if (claimed.has(prefix)) throw new codes.FST_ERR_NOT_FOUND_HANDLER_ALREADY_SET(prefix || '/')
+  claimed.add(prefix)
+}
+
 function install (instance: Instance, handler: AnyFn, opts: NotFoundOptions): void {
   const app = instance[kApp]
   const plugin = instance[kPluginContext]
   const prefix = plugin.prefix
   const existing = app.notFoundByPrefix.get(prefix)
   if (existing !== undefined) {
-    if (!existing.options.config?.isDefault) throw new codes.FST_ERR_NOT_FOUND_HANDLER_ALREADY_SET(prefix || '/')
     for (const path of notFoundPaths(prefix)) app.notFoundRouter.off(asRouterMethod(supportedMethods), path)
     app.notFoundRecords.splice(app.notFoundRecords.indexOf(existing), 1)
   }
@@ -72,9 +83,9 @@ function install (instance: Instance, handler: AnyFn, opts: NotFoundOptions): vo
 
 function noop (): void {}
 
-/** Installs the root's default 404 handler (replaceable once per prefix). */
+/** Files the root's default 404 handler, first in loading order (a user's handler for a prefix replaces it). */
 export function installDefaultNotFound (root: Instance): void {
-  install(root, defaultNotFoundHandler, { isDefault: true })
+  inLoadingOrder(root, () => install(root, defaultNotFoundHandler, { isDefault: true }))
 }
 
 export const notFoundInstanceMethods = {
@@ -83,11 +94,15 @@ export const notFoundInstanceMethods = {
     let opts: NotFoundOptions = {}
     if (typeof given === 'function') handler = given
     else if (given !== undefined && given !== null) opts = given
+    // without a handler, the default one (which a later call may still replace, as in Fastify)
+    const replaceable = handler === undefined
     if (handler === undefined) handler = defaultNotFoundHandler
     const where = this[kPluginContext].prefix || '/'
     if (typeof handler !== 'function') throw new codes.FST_ERR_ROUTE_OPTION_INVALID('handler', 'setNotFoundHandler', where, 'must be a function')
     if (opts.errorHandler !== undefined && typeof opts.errorHandler !== 'function') throw new codes.FST_ERR_ROUTE_HANDLER_NOT_FN('setNotFoundHandler', where)
-    install(this, handler, opts)
+    if (!replaceable) claim(this[kApp], this[kPluginContext].prefix)
+    const notFound = handler
+    inLoadingOrder(this, () => install(this, notFound, { ...opts, isDefault: replaceable }))
     return this
   },
 

@@ -27,6 +27,12 @@ export function checkHookOptions (opts: LooseObject): void {
 /** Throws at registration for anything that would otherwise fail (or silently misbehave) at request time. */
 export function validateRouteOptions (opts: LooseObject, methods: string[], url: string): void {
   const label = methods.join(',')
+  // in Fastify's order: the methods' body schema, the handler, the error handler, the body limit
+  if (opts.schema?.body !== undefined) {
+    for (const method of methods) {
+      if (bodylessMethods.has(method)) throw new codes.FST_ERR_ROUTE_BODY_VALIDATION_SCHEMA_NOT_SUPPORTED(method, url)
+    }
+  }
   if (typeof opts.handler !== 'function') {
     if (opts.handler === undefined) throw new codes.FST_ERR_ROUTE_MISSING_HANDLER(label, url)
     throw new codes.FST_ERR_ROUTE_OPTION_INVALID('handler', label, url, 'must be a function')
@@ -39,11 +45,6 @@ export function validateRouteOptions (opts: LooseObject, methods: string[], url:
   if (opts.logLevel !== undefined && typeof opts.logLevel !== 'string') throw new codes.FST_ERR_ROUTE_OPTION_INVALID('logLevel', label, url, 'must be a string')
   for (const name of ['validatorCompiler', 'serializerCompiler', 'schemaErrorFormatter']) {
     if (opts[name] !== undefined && typeof opts[name] !== 'function') throw new codes.FST_ERR_ROUTE_OPTION_INVALID(name, label, url, 'must be a function')
-  }
-  if (opts.schema?.body !== undefined) {
-    for (const method of methods) {
-      if (bodylessMethods.has(method)) throw new codes.FST_ERR_ROUTE_BODY_VALIDATION_SCHEMA_NOT_SUPPORTED(method, url)
-    }
   }
 }
 
@@ -58,19 +59,29 @@ export function normalizeMethods (method: unknown): string[] {
   })
 }
 
-/** The full paths a route answers on once its context prefix is applied (`prefixTrailingSlash`). */
-export function prefixedPaths (prefix: string, path: string, trailing: unknown, ignoreTrailingSlash: boolean): string[] {
+/** How a context's prefix joins a route's path: the router options that matter, and the route's own choice. */
+export interface PrefixRules {
+  trailing: unknown
+  ignoreTrailingSlash: boolean
+  ignoreDuplicateSlashes: boolean
+  headOnly: boolean
+}
+
+/**
+ * The full paths a route answers on once its context prefix is applied, as Fastify 4 joins them. A `'/'` route in a
+ * prefixed context is the prefix itself and, with `prefixTrailingSlash: 'both'` (the default), also the prefix
+ * followed by '/' (`'/p'` and `'/p/'`; a prefix given with its slash, `'/p/'`, gives `'/p/'` and `'/p//'`).
+ * The first path is the bare prefix when there is one (Fastify's `routePath` '' variant).
+ */
+export function prefixedPaths (prefix: string, path: string, rules: PrefixRules): string[] {
   // the router's own words, as Fastify reports them: an empty path is no path (a prefix alone is one)
   if (prefix === '' && path === '') throw new AssertionError({ message: 'The path could not be empty' })
-  if (prefix === '') return [path]
-  if (path === '') return [prefix]
-  if (path === '/') {
-    // a prefix given with its trailing slash ('/p/') must not produce '/p//'
-    const base = prefix.endsWith('/') ? prefix.slice(0, -1) : prefix
-    if (base === '') return ['/']
-    if (trailing === 'slash') return [base + '/']
-    if (trailing === 'no-slash' || ignoreTrailingSlash) return [base]
-    return [base, base + '/']
+  if (path === '/' && prefix !== '' && !rules.headOnly) {
+    if (rules.trailing === 'slash') return [prefix + path]
+    if (rules.trailing === 'no-slash') return [prefix]
+    // with ignoreTrailingSlash the router already answers both; with ignoreDuplicateSlashes '/p//' would be '/p/'
+    const slashToo = !rules.ignoreTrailingSlash && (!rules.ignoreDuplicateSlashes || !prefix.endsWith('/'))
+    return slashToo ? [prefix, prefix + path] : [prefix]
   }
   if (prefix.endsWith('/') && path.startsWith('/')) return [prefix + path.slice(1)]
   return [prefix + path]

@@ -101,7 +101,7 @@ export interface CompiledRoute {
   /** The request id generator of the route's context (`setGenReqId`, else the factory's), header rule included. */
   genReqId: GenReqId
   /** Builds a request's logger from its id (`childLoggerFactory` of the route, its context or the factory). */
-  requestLogger: RequestLoggerBuilder
+  requestLogger: RequestLoggerBuilder | null
   /** Schemas compiled on demand by `request.compileValidationSchema` / `reply.compileSerializationSchema`; created on first use. */
   schemaFunctions: RouteSchemaFunctions | null
 }

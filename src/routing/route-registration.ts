@@ -26,19 +26,24 @@ export function route (this: Instance, options: unknown): Instance {
     warnDeprecated('routeVersionOption')
   }
   const methods = normalizeMethods(given.method)
-  const url = given.url ?? given.path
+  // a missing url is an empty path, refused by the router once the other options were checked (as in Fastify)
+  const url = given.url || given.path || ''
   if (typeof url !== 'string') throw new codes.FST_ERR_INVALID_URL(typeof url)
   validateRouteOptions(given, methods, url)
 
   const plugin = this[kPluginContext]
-  const [fullPath, slashVariant] = prefixedPaths(plugin.prefix, url, given.prefixTrailingSlash, app.options.ignoreTrailingSlash)
+  const headOnly = methods.length === 1 && methods[0] === 'HEAD'
+  const { ignoreTrailingSlash, ignoreDuplicateSlashes } = app.options
+  const paths = prefixedPaths(plugin.prefix, url, { trailing: given.prefixTrailingSlash, ignoreTrailingSlash, ignoreDuplicateSlashes, headOnly })
+  const [fullPath, slashVariant] = paths
+  // Fastify's `routePath` of the bare-prefix variant of a prefixed '/' route is ''
+  const bare = url === '/' && plugin.prefix !== '' && !headOnly && given.prefixTrailingSlash !== 'slash'
   const routeOptions: RouteOptions = {
     ...given,
     method: Array.isArray(given.method) ? methods : methods[0],
     url: fullPath,
     path: fullPath,
-    // Fastify's `routePath` of the slash-less variant of a prefixed '/' route is ''
-    routePath: url === '/' && !fullPath.endsWith('/') ? '' : url,
+    routePath: bare ? '' : url,
     prefix: plugin.prefix,
     handler: given.handler,
     attachValidation: given.attachValidation ?? false,
@@ -117,23 +122,40 @@ function addToRouter (app: AppState, instance: Instance, plugin: PluginContext, 
   app.routes.push(record)
 }
 
-/** Shortcut methods: `(path, handler)`, `(path, options, handler)` or `(path, optionsWithHandler)`. */
+/**
+ * Shortcut methods: `(path, handler)`, `(path, options, handler)` or `(path, optionsWithHandler)`. With a handler
+ * as third argument, the options must be a plain object (`undefined` and `null` included, as in Fastify).
+ */
 function shortcut (methods: string | readonly string[]) {
-  return function (this: Instance, url: string, options?: Record<string, unknown> | AnyFn | null, handler?: AnyFn): Instance {
-    if (typeof options === 'function') {
-      handler = options
-      options = {}
-    } else if (options === undefined) {
-      options = {}
-    } else if (options === null || typeof options !== 'object' || Array.isArray(options)) {
+  return function (this: Instance, url: string, options?: unknown, handler?: AnyFn): Instance {
+    if (typeof url !== 'string') throw new codes.FST_ERR_INVALID_URL(typeof url)
+    let given: Record<string, unknown>
+    if (handler === undefined && typeof options === 'function') {
+      handler = options as AnyFn
+      given = {}
+    } else if (options === undefined || options === null) {
+      if (typeof handler === 'function') throw new codes.FST_ERR_ROUTE_OPTIONS_NOT_OBJ(String(methods), url)
+      given = {}
+    } else if (Object.prototype.toString.call(options) !== '[object Object]') {
+      // any object but an array, a function or a boxed primitive, as Fastify tells them apart
       throw new codes.FST_ERR_ROUTE_OPTIONS_NOT_OBJ(String(methods), url)
+    } else {
+      given = options as Record<string, unknown>
     }
-    if (handler !== undefined && options.handler !== undefined) throw new codes.FST_ERR_ROUTE_DUPLICATED_HANDLER(String(methods), url)
-    return this.route({ ...options, method: methods, url, handler: handler ?? options.handler })
+    if (typeof handler === 'function' && given.handler !== undefined) {
+      if (typeof given.handler === 'function') throw new codes.FST_ERR_ROUTE_DUPLICATED_HANDLER(String(methods), url)
+      throw new codes.FST_ERR_ROUTE_HANDLER_NOT_FN(String(methods), url)
+    }
+    return this.route({ ...given, method: methods, url, handler: handler ?? given.handler })
   }
 }
 
-interface RouteQuery { method: string, url: string, constraints?: Record<string, unknown> }
+interface RouteQuery { method?: unknown, url?: string, constraints?: Record<string, unknown> }
+
+function lookUp (app: AppState, opts: RouteQuery) {
+  const method = typeof opts.method === 'string' ? opts.method.toUpperCase() : ''
+  return app.router.find(method as never, opts.url ?? '', opts.constraints)
+}
 
 export const routeInstanceMethods = {
   route,
@@ -145,18 +167,16 @@ export const routeInstanceMethods = {
   options: shortcut('OPTIONS'),
   patch: shortcut('PATCH'),
   all: shortcut(supportedMethods),
+  /** Whether a request with this method and url would reach a route (Fastify 4.29: a lookup, not a pattern match). */
   hasRoute (this: Instance, opts: RouteQuery): boolean {
-    return this[kApp].router.hasRoute(asRouterMethod(String(opts.method).toUpperCase()), opts.url, opts.constraints ?? {})
+    return lookUp(this[kApp], opts) !== null
   },
+  /** The route a request with this method and url would reach: its handler, params and searchParams, or null. */
   findRoute (this: Instance, opts: RouteQuery) {
-    const found = this[kApp].router.findRoute(asRouterMethod(String(opts.method).toUpperCase()), opts.url, opts.constraints ?? {})
+    const found = lookUp(this[kApp], opts)
     if (found === null) return null
-    const record: RouteRecord = found.store
-    // as Fastify 4 documents it: each parameter name mapped to its pattern (`{ id: ':id' }`, `{ '*': '*' }`)
-    const params: Record<string, string> = {}
-    for (const name of found.params) params[name] = name === '*' ? '*' : `:${name}`
-    const searchParams = (found as { searchParams?: Record<string, string> }).searchParams ?? {}
-    return { handler: record.options.handler, params, searchParams, config: record.options.config, schema: record.options.schema }
+    // a fresh object each time: nothing the caller does to it reaches the router
+    return { handler: (found.store as RouteRecord).options.handler, params: { ...found.params }, searchParams: { ...found.searchParams } }
   },
   addConstraintStrategy (this: Instance, strategy: { name: string }): Instance {
     assertNotStarted(this, 'Cannot add constraint strategy!')

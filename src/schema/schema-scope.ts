@@ -6,11 +6,12 @@
  * A child sees its ancestors' shared schemas; what it adds stays invisible to its parent and siblings.
  */
 import { codes } from '../core/errors'
-import { kApp, kPluginContext } from '../core/symbols'
+import { kPluginContext } from '../core/symbols'
 import { isObjectLike, isPlainObject } from '../core/objects'
 import { assertNotStarted } from '../core/start-guard'
 import type { Instance } from '../encapsulation/app-state'
 import type { AnyFn } from '../core/types'
+import { unwrapFluentSchema } from './route-schema'
 import { buildDefaultValidator } from './validation/ajv-compiler'
 import type { AjvPlugin, AjvServerOptions, ValidatorCompiler, ValidatorFactory } from './validation/validator-types'
 import { assertSchemaErrorFormatter, defaultSchemaErrorFormatter, type SchemaErrorFormatter } from './validation/validation-errors'
@@ -103,6 +104,12 @@ export class SchemaScope {
   validatorCompiler: ValidatorCompiler | null
   /** Set by `setSerializerCompiler`; null means the default serializer. */
   serializerCompiler: AnyFn | null
+  /**
+   * The default compilers once a route of this context was compiled with them: with the ones set above, what the
+   * `validatorCompiler` / `serializerCompiler` getters report, as in Fastify (undefined before).
+   */
+  validatorInUse: ValidatorCompiler | undefined = undefined
+  serializerInUse: AnyFn | undefined = undefined
   schemaErrorFormatter: SchemaErrorFormatter
   #controller: ControllerState
   #bucket: SchemaBucket
@@ -145,7 +152,8 @@ export class SchemaScope {
     return new SchemaScope(this, this.app, this.#controller, this.validatorCompiler, this.serializerCompiler, this.schemaErrorFormatter)
   }
 
-  add (schema: unknown): void {
+  add (input: unknown): void {
+    const schema = unwrapFluentSchema(input)
     if (!isSharedSchema(schema)) throw new codes.FST_ERR_SCH_MISSING_ID()
     this.#bucket.add(schema)
     this.#added.push(schema)
@@ -202,6 +210,18 @@ export class SchemaScope {
       bySchemas.set(key, compiler)
     }
     return compiler
+  }
+
+  /**
+   * What the `validatorCompiler` / `serializerCompiler` getters report, as Fastify does: the compiler set here or in
+   * an ancestor, else the default one once routes here or in an ancestor were compiled with it, else undefined.
+   */
+  compilerInUse (kind: 'validator' | 'serializer'): AnyFn | undefined {
+    for (let scope: SchemaScope | null = this; scope !== null; scope = scope.parent) {
+      const compiler = kind === 'validator' ? scope.validatorCompiler ?? scope.validatorInUse : scope.serializerCompiler ?? scope.serializerInUse
+      if (compiler !== null && compiler !== undefined) return compiler
+    }
+    return undefined
   }
 
   /** `setSchemaController`: replaces the options given, for this context and the contexts created after. */
@@ -311,14 +331,11 @@ export const schemaInstanceMethods = {
     return this
   },
 
-  /** Like Fastify: null until the app started unless set; then the compiler this context's routes use. */
-  get validatorCompiler (): ValidatorCompiler | null {
+  /** The compiler this context's routes validate with, as Fastify reports it (see `compilerInUse`). */
+  get validatorCompiler (): ValidatorCompiler | undefined {
     // read on the shared prototype itself too (no context there)
     const self = this as unknown as Partial<Instance> | undefined
-    const schema = self?.[kPluginContext]?.schema
-    if (schema === undefined) return null
-    if (schema.validatorCompiler !== null) return schema.validatorCompiler
-    return self?.[kApp]?.started === true ? schema.defaultValidatorCompiler() : null
+    return self?.[kPluginContext]?.schema.compilerInUse('validator') as ValidatorCompiler | undefined
   },
 
   get schemaErrorFormatter (): SchemaErrorFormatter | undefined {

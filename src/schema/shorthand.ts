@@ -11,7 +11,7 @@ const schemaKeywords = new Set([
   'items', 'additionalItems', 'contains', 'enum', 'const', 'anyOf', 'oneOf', 'allOf', 'not', 'if', 'then', 'else',
   'nullable', 'format', 'default', 'definitions', '$defs', 'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum',
   'multipleOf', 'minLength', 'maxLength', 'pattern', 'minItems', 'maxItems', 'uniqueItems', 'minProperties',
-  'maxProperties', 'dependencies', 'propertyNames', 'content', '$merge', '$patch'
+  'maxProperties', 'dependencies', 'propertyNames', '$merge', '$patch'
 ])
 
 /** Annotations kept on the expanded object when their value is not itself a field schema. */

@@ -137,28 +137,6 @@ describe('setChildLoggerFactory and childLoggerFactory', () => {
   })
 })
 
-describe('serializerCompiler getter', () => {
-  test('null before start unless set; then the compiler the context uses', async () => {
-    const app = enclave()
-    assert.equal(app.serializerCompiler, null)
-    const custom = (): any => () => 'custom'
-    let childBefore: unknown
-    let grandchildCompiler: unknown
-    app.register(async (child: any) => {
-      child.setSerializerCompiler(custom)
-      childBefore = child.serializerCompiler
-      child.register(async (grandchild: any) => { grandchildCompiler = grandchild.serializerCompiler })
-    })
-    await app.ready()
-    assert.equal(childBefore, custom)
-    assert.equal(grandchildCompiler, custom)
-    const compiler = app.serializerCompiler
-    assert.equal(typeof compiler, 'function')
-    const serialize = compiler({ schema: { type: 'object', properties: { a: { type: 'integer' } } }, method: 'GET', url: '/', httpStatus: '200' })
-    assert.equal(serialize({ a: 1, b: 2 }), '{"a":1}')
-  })
-})
-
 describe('Symbol.asyncDispose', () => {
   test('closes the instance', async () => {
     const app = enclave()

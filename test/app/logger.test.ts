@@ -136,6 +136,22 @@ describe('logger option', () => {
     assert.equal(line.isRoot, true)
   })
 
+  test('a childLoggerFactory is called for every request even when logging is off, and its logger is request.log', async () => {
+    const app: any = enclave()
+    const seen: string[] = []
+    app.setChildLoggerFactory(function (logger: any, bindings: any, _opts: any, raw: any) {
+      seen.push(`${String(bindings.reqId)} ${String(raw.url)}`)
+      const child = Object.create(logger)
+      child.marker = 'made by the factory'
+      return child
+    })
+    app.get('/a', async (request: any) => ({ marker: request.log.marker }))
+    app.get('/b', { childLoggerFactory: (logger: any) => Object.assign(Object.create(logger), { marker: 'route' }) }, async (request: any) => ({ marker: request.log.marker }))
+    assert.deepEqual((await app.inject('/a')).json(), { marker: 'made by the factory' })
+    assert.deepEqual((await app.inject('/b')).json(), { marker: 'route' })
+    assert.deepEqual(seen, ['req-1 /a'])
+  })
+
   test('reply.log is the request logger', async () => {
     const sink = logSink()
     const app: any = enclave({ logger: { stream: sink.stream }, disableRequestLogging: true })

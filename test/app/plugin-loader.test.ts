@@ -286,3 +286,15 @@ test('plugin ranges are checked against instance.version; a release candidate al
   assert.equal(await outcome(undefined, '4.x'), 'loaded')
   assert.equal(await outcome(undefined, '5.x'), 'FST_ERR_PLUGIN_VERSION_MISMATCH')
 })
+
+test('a plugin\'s symbols are read when it loads: marking it after register() still counts (hoisted function)', async () => {
+  const app = enclave()
+  app.register(sharesItsContext)
+  app.get('/', async function (this: any) { return { decorated: this.fromPlugin, name: this.pluginName } })
+  async function sharesItsContext (instance: any) {
+    instance.decorate('fromPlugin', 'visible in the parent')
+  }
+  Object.assign(sharesItsContext, { [Symbol.for('skip-override')]: true, [Symbol.for('fastify.display-name')]: 'late-name' })
+  const res = await app.inject('/')
+  assert.deepEqual(res.json(), { decorated: 'visible in the parent', name: 'fastify -> late-name' })
+})

@@ -2,10 +2,12 @@ import { test, describe } from 'node:test'
 import assert from 'node:assert/strict'
 import http from 'node:http'
 import net from 'node:net'
+import { once } from 'node:events'
 import path from 'node:path'
 import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import enclave from '../../src/index'
+import { logSink } from '../helpers'
 
 /** GET over node:http, resolving status, headers and body (or rejecting with the socket error). */
 function get (url: string, agent?: http.Agent): Promise<{ status: number, headers: http.IncomingHttpHeaders, body: string }> {
@@ -129,10 +131,11 @@ describe('listen', () => {
   test('onListen hooks run after the server is listening', async (t) => {
     const app: any = enclave()
     t.after(() => app.close())
-    let listeningDuringHook = false
-    app.addHook('onListen', async function (this: any) { listeningDuringHook = this.server.listening })
+    const listeningDuringHook = new Promise<boolean>((resolve) => {
+      app.addHook('onListen', async function (this: any) { resolve(this.server.listening) })
+    })
     await app.listen({ port: 0 })
-    assert.equal(listeningDuringHook, true)
+    assert.equal(await listeningDuringHook, true)
   })
 
   test('an invalid port is Node\'s to refuse (ERR_SOCKET_BAD_PORT), as in Fastify; a bad listenTextResolver throws at once', async (t) => {
@@ -282,6 +285,57 @@ describe('close', () => {
     assert.match(second, /\r\nconnection: close\r\n/i)
     assert.match(second, /\r\ncontent-type: application\/json\r\n/i)
     assert.ok(second.endsWith('\r\n\r\n{"error":"Service Unavailable","message":"Service Unavailable","statusCode":503}'))
+  })
+
+  test('the 503 of a request refused while closing is logged', async () => {
+    const sink = logSink()
+    const app: any = enclave({ logger: { level: 'info', stream: sink.stream } })
+    await requestDuringClose(app)
+    const refused = sink.lines.find((line) => line.msg === 'request aborted - refusing to accept new requests as server is closing')
+    assert.equal(refused?.res?.statusCode, 503)
+  })
+
+  test('requests pipelined behind the one whose handler calls close() are still answered, the next ones get 503', async () => {
+    const app: any = enclave({ forceCloseConnections: false })
+    app.get('/', async () => {
+      app.close()
+      return 'served'
+    })
+    await app.listen({ port: 0, host: '127.0.0.1' })
+    const socket = net.connect(app.server.address().port, '127.0.0.1')
+    let data = ''
+    socket.setEncoding('latin1')
+    socket.on('data', (chunk: string) => { data += chunk })
+    const closed = once(socket, 'close')
+    socket.write('GET / HTTP/1.1\r\nHost: x\r\n\r\nGET / HTTP/1.1\r\nHost: x\r\n\r\n')
+    // the third request comes once the first two were answered, as from a client pipelining two at a time
+    while ((data.match(/HTTP\/1\.1 /g) ?? []).length < 2) await once(socket, 'data')
+    socket.write('GET / HTTP/1.1\r\nHost: x\r\n\r\n')
+    await closed
+    const statuses = [...data.matchAll(/HTTP\/1\.1 (\d+)/g)].map((m) => Number(m[1]))
+    assert.deepEqual(statuses, [200, 200, 503])
+  })
+
+  test('preClose hooks run before the server closes; the first failure is close()\'s error, and closing still completes', async () => {
+    const app: any = enclave()
+    const order: string[] = []
+    app.addHook('preClose', async () => { order.push(`preClose, listening: ${String(app.server.listening)}`); throw new Error('preClose failed') })
+    app.addHook('preClose', async () => { order.push('second preClose') })
+    app.addHook('onClose', async () => { order.push('onClose') })
+    await app.listen({ port: 0, host: '127.0.0.1' })
+    await assert.rejects(app.close(), { message: 'preClose failed' })
+    assert.deepEqual(order, ['preClose, listening: true', 'onClose'])
+    assert.equal(app.server.listening, false)
+  })
+
+  test('close() before ready() loads the plugins and runs preClose and onClose hooks', async () => {
+    const app: any = enclave()
+    const order: string[] = []
+    app.register(async () => { order.push('plugin') })
+    app.addHook('preClose', async () => { order.push('preClose') })
+    app.addHook('onClose', async () => { order.push('onClose') })
+    await app.close()
+    assert.deepEqual(order, ['plugin', 'preClose', 'onClose'])
   })
 
   test('without return503OnClosing the new request is served with connection: close', async () => {

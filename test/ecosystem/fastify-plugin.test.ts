@@ -72,6 +72,13 @@ test('fastify-plugin: required decorators are checked', async () => {
     return true
   })
 
+  // metadata without a name: the message names only the decorator (a plain function's name is not used)
+  const unnamed: any = enclave()
+  async function plainPlugin (): Promise<void> {}
+  Object.assign(plainPlugin, { [Symbol.for('skip-override')]: true, [Symbol.for('plugin-meta')]: { decorators: { reply: ['render'] } } })
+  unnamed.register(plainPlugin)
+  await assert.rejects(unnamed.ready(), { message: "The decorator 'render' is not present in Reply" })
+
   const present: any = enclave()
   present.decorate('db', {})
   present.decorateRequest('user', null)

@@ -202,6 +202,29 @@ describe('answering from a hook', () => {
 })
 
 describe('hook errors', () => {
+  for (const [hook, style] of [['onRequest', 'throws'], ['preHandler', 'rejects'], ['preParsing', 'throws']] as const) {
+    test(`a ${hook} hook that hijacks the reply and then ${style}: its failure is for nobody, nothing is logged or sent`, async () => {
+      const sink = logSink()
+      const app: any = enclave({ logger: { level: 'info', stream: sink.stream } })
+      app.addHook(hook, style === 'throws'
+        ? function (_request: any, reply: any) {
+          reply.hijack()
+          reply.raw.end('answered by the hook')
+          throw new Error('after the hijack')
+        }
+        : async function (_request: any, reply: any) {
+          reply.hijack()
+          reply.raw.end('answered by the hook')
+          throw new Error('after the hijack')
+        })
+      app.post('/', async () => 'handler')
+      const res = await app.inject({ method: 'POST', url: '/', payload: { a: 1 } })
+      assert.equal(res.body, 'answered by the hook')
+      await new Promise((resolve) => setImmediate(resolve))
+      assert.deepEqual(sink.lines.filter((line) => line.level >= 40), [])
+    })
+  }
+
   for (const [label, hook] of [
     ['thrown', () => { throw Object.assign(new Error('thrown'), { statusCode: 403 }) }],
     ['done(err)', (_req: any, _reply: any, done: any) => done(Object.assign(new Error('done(err)'), { statusCode: 403 }))],
@@ -263,7 +286,10 @@ describe('hook errors', () => {
 
   test('a hook that is not a function is rejected', () => {
     const app: any = enclave()
-    assert.throws(() => app.addHook('onRequest', 'nope'), { code: 'FST_ERR_HOOK_INVALID_HANDLER' })
+    assert.throws(() => app.addHook('onRequest', 'nope'), { code: 'FST_ERR_HOOK_INVALID_HANDLER', message: 'onRequest hook should be a function, instead got [object String]' })
+    // a missing function is named as given
+    assert.throws(() => app.addHook('preHandler', null), { code: 'FST_ERR_HOOK_INVALID_HANDLER', message: 'preHandler hook should be a function, instead got null' })
+    assert.throws(() => app.addHook('preParsing'), { code: 'FST_ERR_HOOK_INVALID_HANDLER', message: 'preParsing hook should be a function, instead got undefined' })
   })
 })
 

@@ -440,6 +440,24 @@ describe('redirect, callNotFound, hijack', () => {
     assert.equal(onSendCalled, false)
   })
 
+  test('a hook that hijacks and then throws or rejects leaves the raw answer alone and logs nothing more', async () => {
+    for (const hook of ['onRequest', 'preValidation', 'preHandler']) {
+      for (const style of ['throws', 'rejects']) {
+        const { stream, lines } = logSink()
+        const app: any = enclave({ logger: { stream, level: 'info' } })
+        const after = (reply: any): void => { reply.hijack(); reply.raw.end('hijacked') }
+        app.addHook(hook, style === 'throws'
+          ? (_req: any, reply: any) => { after(reply); throw new Error('after hijack') }
+          : async (_req: any, reply: any) => { after(reply); throw new Error('after hijack') })
+        app.get('/', async () => 'handler')
+        const res = await app.inject('/')
+        await new Promise((resolve) => setImmediate(resolve))
+        assert.deepEqual([res.statusCode, res.payload], [200, 'hijacked'], `${hook} ${style}`)
+        assert.deepEqual(lines.filter((line) => line.level > 30), [], `${hook} ${style}`)
+      }
+    }
+  })
+
   test('raw is the node ServerResponse', async () => {
     const app: any = enclave()
     app.get('/', (_req: any, reply: any) => {

@@ -5,6 +5,8 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { Readable } from 'node:stream'
+import net from 'node:net'
+import { once } from 'node:events'
 import { enclave, logSink } from '../helpers'
 
 test('each kind of payload gets its content type and its exact length', async () => {
@@ -37,6 +39,17 @@ test('a JSON content type set by the handler gets charset=utf-8; other types are
   assert.equal((await app.inject('/text')).headers['content-type'], 'text/csv')
 })
 
+test('with a serializer of the reply\'s own, the content type stays exactly as set (no charset added)', async () => {
+  const app = enclave()
+  app.get('/json', (_request: any, reply: any) => { reply.type('application/json').serializer(JSON.stringify).send({ a: 1 }) })
+  app.get('/vnd', (_request: any, reply: any) => { reply.type('application/vnd.api+json').serializer(JSON.stringify).send({ a: 1 }) })
+  app.get('/string', (_request: any, reply: any) => { reply.type('application/json').serializer((s: string) => `[${s}]`).send('x') })
+  for (const [url, type, body] of [['/json', 'application/json', '{"a":1}'], ['/vnd', 'application/vnd.api+json', '{"a":1}'], ['/string', 'application/json', '[x]']]) {
+    const res = await app.inject(url)
+    assert.deepEqual([res.headers['content-type'], res.body], [type, body], url)
+  }
+})
+
 test('an object under a non-JSON content type cannot be written: 500 FST_ERR_REP_INVALID_PAYLOAD_TYPE', async () => {
   const app = enclave()
   app.get('/', (_request: any, reply: any) => { reply.type('text/plain').send({ a: 1 }) })
@@ -67,6 +80,28 @@ test('204 and 304 answers never carry a body, nor the headers that describe one'
   assert.equal(notModified.body, '')
 })
 
+test('a 304 sent with an empty body keeps content-length: 0, as an etag onSend hook answers it', async (t) => {
+  const app = enclave()
+  app.addHook('onSend', async (request: any, reply: any, payload: unknown) => {
+    if (request.headers['if-none-match'] !== '"v1"') return payload
+    reply.code(304)
+    return ''
+  })
+  app.get('/', (_request: any, reply: any) => { reply.header('etag', '"v1"').send({ big: 'x'.repeat(100) }) })
+  app.get('/empty', (_request: any, reply: any) => { reply.code(304).send('') })
+  const fresh = await app.inject('/')
+  assert.equal(fresh.statusCode, 200)
+  const cached = await app.inject({ url: '/', headers: { 'if-none-match': '"v1"' } })
+  assert.deepEqual([cached.statusCode, cached.headers['content-length'], cached.body], [304, '0', ''])
+  const empty = await app.inject('/empty')
+  assert.deepEqual([empty.statusCode, empty.headers['content-length'], empty.body], [304, '0', ''])
+  // and over a socket, where the next request on the connection is not taken for a body
+  await app.listen({ port: 0 })
+  t.after(() => app.close())
+  const res = await fetch(`http://127.0.0.1:${app.server.address().port}/`, { headers: { 'if-none-match': '"v1"' } })
+  assert.deepEqual([res.status, res.headers.get('content-length'), await res.text()], [304, '0', ''])
+})
+
 test('HEAD answers carry the GET route\'s headers and length, never its body', async () => {
   const app = enclave()
   app.get('/', () => ({ hello: 'world' }))
@@ -75,6 +110,29 @@ test('HEAD answers carry the GET route\'s headers and length, never its body', a
   assert.equal(res.body, '')
   assert.equal(res.headers['content-type'], 'application/json; charset=utf-8')
   assert.equal(res.headers['content-length'], String('{"hello":"world"}'.length))
+})
+
+test('a HEAD route of its own ends with what it sent: inject shows it, a real socket carries no body', async () => {
+  const app = enclave()
+  app.route({ method: 'HEAD', url: '/', constraints: { host: 'example.test' }, handler: (_request: any, reply: any) => { reply.type('text/plain').send('own HEAD') } })
+  app.get('/', { constraints: { host: 'example.test' } }, () => ({ from: 'GET' }))
+  const injected = await app.inject({ method: 'HEAD', url: '/', headers: { host: 'example.test' } })
+  assert.equal(injected.body, 'own HEAD')
+  assert.equal(injected.headers['content-length'], '8')
+  await app.listen({ port: 0, host: '127.0.0.1' })
+  try {
+    const socket = net.connect(app.server.address().port, '127.0.0.1')
+    let raw = ''
+    socket.setEncoding('latin1')
+    socket.on('data', (chunk: string) => { raw += chunk })
+    socket.end('HEAD / HTTP/1.1\r\nHost: example.test\r\nConnection: close\r\n\r\n')
+    await once(socket, 'close')
+    assert.match(raw, /^HTTP\/1\.1 200 OK\r\n/)
+    assert.match(raw, /\r\ncontent-length: 8\r\n/)
+    assert.ok(raw.endsWith('\r\n\r\n'), raw)
+  } finally {
+    await app.close()
+  }
 })
 
 test('a stream is piped without a Content-Length; an error before its first byte is answered 500', async () => {

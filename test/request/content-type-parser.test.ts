@@ -39,7 +39,7 @@ describe('built-in parsers', () => {
   })
 
   for (const header of ['APPLICATION/JSON', 'Application/Json', 'application/json ; charset=utf-8', '\tapplication/json',
-    ' application/json ', 'application/json\t;\tcharset=utf-8', 'application/json;charset=UTF-8', 'application/json;']) {
+    ' application/json ', 'application/json\t; charset=utf-8', 'application/json;charset=UTF-8', 'application/json; charset="utf-8"']) {
     test(`the JSON parser is used for ${JSON.stringify(header)}`, async () => {
       const res = await post(echoApp(), { 'content-type': header }, '{"a":1}')
       assert.equal(res.statusCode, 200)
@@ -47,10 +47,35 @@ describe('built-in parsers', () => {
     })
   }
 
+  // headers that do not parse as a media type with well-formed parameters are 415, as in Fastify 4.29.1
+  for (const header of ['application/json;', 'application/json; foo', 'application/json;\tcharset=utf-8', 'application/json ;',
+    'ApPlIcAtIoN/JsOn;', 'application/json;;', ';']) {
+    test(`${JSON.stringify(header)} is a 415`, async () => {
+      const res = await post(echoApp(), { 'content-type': header }, '{"a":1}')
+      assert.equal(res.statusCode, 415)
+      assert.deepEqual(res.json(), unsupported(header))
+    })
+  }
+
   test('malformed JSON is a 400 with the parser message', async () => {
     const res = await post(echoApp(), { 'content-type': 'application/json' }, '{"a":')
     assert.equal(res.statusCode, 400)
     assert.deepEqual(res.json(), { statusCode: 400, error: 'Bad Request', message: 'Unexpected end of JSON input' })
+  })
+
+  test('an unknown route parses its body too: an empty or malformed JSON body is Fastify\'s 400, another type the 404', async () => {
+    const app = echoApp()
+    const empty = await post(app, { 'content-type': 'application/json' }, '', '/nowhere')
+    assert.deepEqual([empty.statusCode, empty.json()], [400, {
+      statusCode: 400,
+      code: 'FST_ERR_CTP_EMPTY_JSON_BODY',
+      error: 'Bad Request',
+      message: "Body cannot be empty when content-type is set to 'application/json'"
+    }])
+    const malformed = await post(app, { 'content-type': 'application/json' }, '{"a":', '/nowhere')
+    assert.deepEqual([malformed.statusCode, malformed.json()], [400, { statusCode: 400, error: 'Bad Request', message: 'Unexpected end of JSON input' }])
+    const xml = await post(app, { 'content-type': 'text/xml' }, '<a/>', '/nowhere')
+    assert.deepEqual([xml.statusCode, xml.json()], [404, { message: 'Route POST:/nowhere not found', error: 'Not Found', statusCode: 404 }])
   })
 
   test('an empty JSON body is a 400', async () => {
@@ -122,19 +147,18 @@ describe('content-type matching', () => {
     assert.deepEqual(res.json(), unsupported('undefined'))
   })
 
-  test('a RegExp parser is tested against the whole media type, after exact types, in registration order', async () => {
+  test('a RegExp parser is tested against the media type, after the string parsers, the last registered first', async () => {
     const app = echoApp()
-    app.addContentTypeParser(/^application\/.*\+json$/, { parseAs: 'string' }, (_req: any, body: string, done: any) => done(null, `first:${body}`))
-    app.addContentTypeParser(/^application\/vnd\./, { parseAs: 'string' }, (_req: any, body: string, done: any) => done(null, `second:${body}`))
-    app.addContentTypeParser(/json/g, { parseAs: 'string' }, (_req: any, body: string, done: any) => done(null, `third:${body}`))
+    app.addContentTypeParser(/^application\/vnd\./, { parseAs: 'string' }, (_req: any, body: string, done: any) => done(null, `vnd:${body}`))
+    app.addContentTypeParser(/^application\/.*\+json$/, { parseAs: 'string' }, (_req: any, body: string, done: any) => done(null, `plusjson:${body}`))
+    app.addContentTypeParser(/^text\/json$/g, { parseAs: 'string' }, (_req: any, body: string, done: any) => done(null, `textjson:${body}`))
     const expect = [
-      ['application/vnd.api+json; charset=utf-8', 'first:x'],
-      ['Application/VND.API+JSON', 'first:x'],
-      ['application/vnd.api', 'second:x'],
-      ['text/json', 'third:x'],
+      ['application/vnd.api+json; charset=utf-8', 'plusjson:x'],
+      ['Application/VND.API+JSON', 'plusjson:x'],
+      ['application/vnd.api', 'vnd:x'],
+      ['text/json', 'textjson:x'],
       // a stateful (global) RegExp must match every time
-      ['text/json', 'third:x'],
-      ['application/jsonx', 'third:x']
+      ['text/json', 'textjson:x']
     ]
     for (const [header, body] of expect) {
       const res = await post(app, { 'content-type': header }, 'x')
@@ -143,6 +167,40 @@ describe('content-type matching', () => {
     }
     const res = await post(app, { 'content-type': 'application/json' }, '{"exact":true}')
     assert.deepEqual(res.json(), { body: { exact: true } })
+  })
+
+  test('a RegExp with ";" in its source is tested against the whole header, parameters included', async () => {
+    const app = echoApp()
+    app.addContentTypeParser(/^text\/x-data; charset=latin1$/, { parseAs: 'string' }, (_req: any, body: string, done: any) => done(null, `latin1:${body}`))
+    const latin = await post(app, { 'content-type': 'text/x-data; charset=latin1' }, 'x')
+    assert.deepEqual(latin.json(), { body: 'latin1:x' })
+    assert.equal((await post(app, { 'content-type': 'text/x-data; charset=utf-8' }, 'x')).statusCode, 415)
+    assert.equal((await post(app, { 'content-type': 'text/x-data' }, 'x')).statusCode, 415)
+  })
+
+  test('a header spelled exactly as a parser name takes that parser first: a hook may set content-type: empty', async () => {
+    const app: any = enclave()
+    app.addContentTypeParser('empty', (_req: any, _payload: unknown, done: any) => done(null, { none: true }))
+    app.addHook('onRequest', async (request: any) => {
+      if (request.headers['content-type'] === undefined) request.headers['content-type'] = 'empty'
+    })
+    app.post('/', { schema: { body: { type: 'object', properties: { none: { type: 'boolean' } } } } }, async (req: any) => ({ body: req.body }))
+    const res = await app.inject({ method: 'POST', url: '/', headers: { 'content-length': '1' }, payload: 'x' })
+    assert.equal(res.statusCode, 200, res.payload)
+    assert.deepEqual(res.json(), { body: { none: true } })
+  })
+
+  test('a name without a slash takes every media type containing it; parameters of a name must all match', async () => {
+    const app = echoApp()
+    app.removeAllContentTypeParsers()
+    app.addContentTypeParser('xml', { parseAs: 'string' }, (_req: any, body: string, done: any) => done(null, `xml:${body}`))
+    app.addContentTypeParser('text/csv; header=present', { parseAs: 'string' }, (_req: any, body: string, done: any) => done(null, `csv:${body}`))
+    assert.deepEqual((await post(app, { 'content-type': 'application/atom+xml; charset=utf-8' }, 'x')).json(), { body: 'xml:x' })
+    assert.deepEqual((await post(app, { 'content-type': 'text/xml' }, 'x')).json(), { body: 'xml:x' })
+    assert.deepEqual((await post(app, { 'content-type': 'text/csv; charset=utf-8; header=present' }, 'x')).json(), { body: 'csv:x' })
+    for (const header of ['text/csv', 'text/csv; header=absent', 'image/png']) {
+      assert.equal((await post(app, { 'content-type': header }, 'x')).statusCode, 415, header)
+    }
   })
 
   test("the catch-all '*' parser takes unmatched, missing and unparsable types", async () => {
@@ -246,8 +304,11 @@ describe('user parsers', () => {
     assert.equal(app.hasContentTypeParser('a/b'), false)
     app.addContentTypeParser('a/b', fn)
     app.addContentTypeParser(/^c\//, fn)
-    assert.throws(() => app.addContentTypeParser('a/b; charset=utf-8', fn), { code: 'FST_ERR_CTP_ALREADY_PRESENT' })
+    assert.throws(() => app.addContentTypeParser('A/B', fn), { code: 'FST_ERR_CTP_ALREADY_PRESENT' })
     assert.throws(() => app.addContentTypeParser(/^c\//, fn), { code: 'FST_ERR_CTP_ALREADY_PRESENT' })
+    // a name with parameters is another parser, as in Fastify (it takes only headers carrying them)
+    app.addContentTypeParser('a/b; charset=utf-8', fn)
+    assert.equal(app.hasContentTypeParser('a/b; charset=utf-8'), true)
     assert.equal(app.hasContentTypeParser('A/B'), true)
     assert.equal(app.hasContentTypeParser(/^c\//), true)
     assert.equal(app.hasContentTypeParser(/^d\//), false)
@@ -269,16 +330,21 @@ describe('body limits', () => {
     assert.deepEqual(res.json(), { body: '1234567890' })
   })
 
-  test('the route bodyLimit overrides the server one, and the parser bodyLimit overrides both', async () => {
+  test('a route\'s own bodyLimit wins over a parser\'s, which wins over the server\'s (Fastify\'s order)', async () => {
     const app: any = enclave({ bodyLimit: 10 })
     app.post('/big', { bodyLimit: 20 }, async (req: any) => ({ body: req.body }))
+    app.post('/small', { bodyLimit: 5 }, async (req: any) => ({ body: req.body }))
     app.post('/', async (req: any) => ({ body: req.body }))
     app.addContentTypeParser('text/small', { parseAs: 'string', bodyLimit: 3 }, app.defaultTextParser)
     app.addContentTypeParser('text/large', { parseAs: 'string', bodyLimit: 50 }, app.defaultTextParser)
     assert.deepEqual((await post(app, { 'content-type': 'text/plain' }, '123456789012345', '/big')).json(), { body: '123456789012345' })
     assert.equal((await post(app, { 'content-type': 'text/plain' }, '123456789012345')).statusCode, 413)
-    assert.equal((await post(app, { 'content-type': 'text/small' }, '1234', '/big')).statusCode, 413)
+    assert.equal((await post(app, { 'content-type': 'text/small' }, '1234')).statusCode, 413)
+    assert.deepEqual((await post(app, { 'content-type': 'text/small' }, '1234', '/big')).json(), { body: '1234' })
     assert.deepEqual((await post(app, { 'content-type': 'text/large' }, 'x'.repeat(40))).json(), { body: 'x'.repeat(40) })
+    // a parser's larger limit never loosens a route's own
+    const refused = await post(app, { 'content-type': 'text/large' }, 'x'.repeat(6), '/small')
+    assert.deepEqual([refused.statusCode, refused.json()], [413, tooLarge])
   })
 
   test('a streamed body without content-length is cut at the limit', async () => {

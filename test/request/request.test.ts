@@ -94,11 +94,37 @@ describe('request parts', () => {
     assert.equal(body.hasSchema, true)
   })
 
-  test('routeOptions.version is the version constraint', async () => {
+  test('routeOptions cannot be replaced or changed by a handler', async () => {
     const app: any = enclave()
-    app.get('/', { constraints: { version: '1.2.0' } }, async (req: any) => ({ version: req.routeOptions.version }))
-    const res = await app.inject({ url: '/', headers: { 'accept-version': '1.x' } })
-    assert.deepEqual(res.json(), { version: '1.2.0' })
+    app.post('/', { bodyLimit: 1000 }, async (req: any) => {
+      const attempts: Record<string, string> = {}
+      const attempt = (name: string, change: () => void): void => {
+        try {
+          change()
+          attempts[name] = 'changed'
+        } catch (err) {
+          attempts[name] = (err as Error).name
+        }
+      }
+      attempt('replace', () => { req.routeOptions = null })
+      attempt('method', () => { req.routeOptions.method = 'PUT' })
+      attempt('bodyLimit', () => { req.routeOptions.bodyLimit = 1 })
+      // the route's config and schema objects are reachable, not listed
+      const listed = Object.keys(req.routeOptions).filter((key) => key === 'config' || key === 'schema')
+      return { attempts, method: req.routeOptions.method, bodyLimit: req.routeOptions.bodyLimit, listed, config: req.routeOptions.config }
+    })
+    const res = await app.inject({ method: 'POST', url: '/', payload: { a: 1 } })
+    assert.deepEqual(res.json(), {
+      attempts: { replace: 'TypeError', method: 'TypeError', bodyLimit: 'TypeError' }, method: 'POST', bodyLimit: 1000, listed: [], config: { method: 'POST', url: '/' }
+    })
+  })
+
+  test('routeOptions.version is the version a request to a versioned route asked for; unversioned routes have none', async () => {
+    const app: any = enclave()
+    app.get('/', { constraints: { version: '1.2.0' } }, async (req: any) => ({ version: req.routeOptions.version ?? null }))
+    app.get('/plain', async (req: any) => ({ version: req.routeOptions.version ?? null }))
+    assert.deepEqual((await app.inject({ url: '/', headers: { 'accept-version': '1.x' } })).json(), { version: '1.x' })
+    assert.deepEqual((await app.inject({ url: '/plain' })).json(), { version: null })
   })
 
   test('routeOptions.url carries the plugin prefix', async () => {
@@ -217,6 +243,53 @@ describe('request.log', () => {
     await app.inject('/')
     assert.deepEqual(sink.lines.map((l) => l.msg), ['only me'])
   })
+
+  test('disableRequestLogging also silences the default error handler\'s lines (as Fastify 4); onError still sees the error', async () => {
+    const sink = logSink()
+    const app: any = enclave({ logger: { stream: sink.stream }, disableRequestLogging: true })
+    const seen: string[] = []
+    app.addHook('onError', async (_request: any, _reply: any, err: Error) => { seen.push(err.message) })
+    app.get('/500', async () => { throw new Error('server side') })
+    app.get('/400', async () => { throw Object.assign(new Error('client side'), { statusCode: 400 }) })
+    assert.equal((await app.inject('/500')).statusCode, 500)
+    assert.equal((await app.inject('/400')).statusCode, 400)
+    assert.deepEqual(sink.lines, [])
+    assert.deepEqual(seen, ['server side', 'client side'])
+  })
+})
+
+test('a genReqId that throws or a childLoggerFactory that returns no logger answers 500 with the error, and the server lives on', async () => {
+  const sink = logSink()
+  let failing = true
+  const app: any = enclave({
+    logger: { level: 'error', stream: sink.stream },
+    genReqId: () => {
+      if (failing) throw new Error('no id today')
+      return 'id-1'
+    }
+  })
+  app.get('/', async () => 'ok')
+  app.get('/bad-logger', { childLoggerFactory: () => undefined }, async () => 'never')
+  await app.listen({ port: 0, host: '127.0.0.1' })
+  try {
+    const base = `http://127.0.0.1:${app.server.address().port}`
+    const broken = await fetch(`${base}/`)
+    assert.equal(broken.status, 500)
+    assert.deepEqual(await broken.json(), { statusCode: 500, error: 'Internal Server Error', message: 'no id today' })
+    failing = false
+    const badLogger = await fetch(`${base}/bad-logger`)
+    assert.equal(badLogger.status, 500)
+    assert.deepEqual(await badLogger.json(), {
+      statusCode: 500,
+      code: 'FST_ERR_LOG_INVALID_LOGGER',
+      error: 'Internal Server Error',
+      message: "Invalid logger object provided. The logger instance should have these functions(s): 'info,error,debug,fatal,warn,trace,child'."
+    })
+    assert.equal(await (await fetch(`${base}/`)).text(), 'ok')
+    assert.deepEqual(sink.lines.map((line) => line.err?.code ?? line.err?.message), ['no id today', 'FST_ERR_LOG_INVALID_LOGGER'])
+  } finally {
+    await app.close()
+  }
 })
 
 test('requestIdHeader is matched whatever its case (Node lower-cases incoming header names)', async () => {

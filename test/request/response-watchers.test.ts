@@ -52,7 +52,28 @@ test('a stream the client stops reading is released and logged as closed prematu
   await abortAfter(app.server.address().port, '/old-stream', 'first byte')
   await new Promise((resolve) => setTimeout(resolve, 100))
   assert.equal(closed, true)
-  assert.ok(sink.lines.some((line) => line.level === 30 && line.msg === 'stream closed prematurely'))
+  const line = sink.lines.find((l) => l.msg === 'stream closed prematurely')
+  assert.equal(line.level, 30)
+  // a request line: it carries the response, as the 'request completed' line would
+  assert.equal(line.res.statusCode, 200)
+})
+
+test('with disableRequestLogging, a stream closed prematurely is released without a log line', async (t) => {
+  const sink = logSink()
+  const app = enclave({ logger: { level: 'info', stream: sink.stream }, disableRequestLogging: true })
+  t.after(() => app.close())
+  let released = false
+  app.get('/stream', (_request: any, reply: any) => {
+    const stream = new Readable({ read () {} })
+    stream.push('x'.repeat(200000))
+    stream.on('close', () => { released = true })
+    reply.type('text/plain').send(stream)
+  })
+  await app.listen({ port: 0 })
+  await abortAfter(app.server.address().port, '/stream', 'first byte')
+  await new Promise((resolve) => setTimeout(resolve, 100))
+  assert.equal(released, true)
+  assert.deepEqual(sink.lines.filter((l) => l.msg === 'stream closed prematurely'), [])
 })
 
 test('a preParsing hook that answers ends the preParsing chain: later preParsing hooks do not run', async () => {

@@ -1,5 +1,6 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
+import fp from 'fastify-plugin'
 import { enclave } from '../helpers'
 
 test('default 404 payload names the method and url', async () => {
@@ -148,6 +149,22 @@ test('setting a not-found handler twice for the same prefix throws', async () =>
     assert.match(err.message, /'\/p'/)
     return true
   })
+})
+
+test('setNotFoundHandler() without a handler keeps the default, which a later call may still replace', async () => {
+  const app = enclave()
+  app.setNotFoundHandler()
+  app.setNotFoundHandler((_request: any, reply: any) => { reply.code(404).send('custom') })
+  assert.equal((await app.inject('/missing')).body, 'custom')
+})
+
+test('a not-found handler takes effect in loading order: a plugin registered before it has added its request decorator', async () => {
+  const app = enclave()
+  app.register(fp(async (instance: any) => { instance.decorateRequest('tenant', 'acme') }))
+  app.setNotFoundHandler((request: any, reply: any) => { reply.code(404).send({ tenant: request.tenant }) })
+  const res = await app.inject('/missing')
+  assert.equal(res.statusCode, 404)
+  assert.deepEqual(res.json(), { tenant: 'acme' })
 })
 
 test('setNotFoundHandler after start throws', async () => {

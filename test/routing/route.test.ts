@@ -1,6 +1,6 @@
 import { test, describe } from 'node:test'
 import assert from 'node:assert/strict'
-import { enclave } from '../helpers'
+import { enclave, logSink } from '../helpers'
 
 const methods = ['get', 'post', 'put', 'delete', 'options', 'patch'] as const
 
@@ -103,18 +103,26 @@ test('register prefix: routes are prefixed; a "/" route answers /p and /p/', asy
   await app.close()
 })
 
-test('a prefix given with a trailing slash, and the "/" prefix, do not double the slash', async () => {
+test('a prefix given with its trailing slash is the route\'s path as given: "/p/" answers "/p/" (and "/p//"), not "/p"', async () => {
   const app = enclave()
   app.register(async (child: any) => {
     child.get('/', async () => 'root of p')
     child.get('/x', async () => 'x')
   }, { prefix: '/p/' })
   app.register(async (child: any) => { child.get('/', async () => 'slash root') }, { prefix: '/' })
-  assert.equal((await app.inject('/p')).payload, 'root of p')
+  assert.equal((await app.inject('/p')).statusCode, 404)
   assert.equal((await app.inject('/p/')).payload, 'root of p')
+  assert.equal((await app.inject('/p//')).payload, 'root of p')
   assert.equal((await app.inject('/p/x')).payload, 'x')
-  assert.equal((await app.inject('/p//')).statusCode, 404)
   assert.equal((await app.inject('/')).payload, 'slash root')
+  await app.close()
+})
+
+test('with ignoreDuplicateSlashes, a prefix given with its trailing slash registers its "/" route once', async () => {
+  const app = enclave({ ignoreDuplicateSlashes: true })
+  app.register(async (child: any) => { child.get('/', async () => 'root of p') }, { prefix: '/p/' })
+  assert.equal((await app.inject('/p/')).payload, 'root of p')
+  assert.equal((await app.inject('/p//')).payload, 'root of p')
   await app.close()
 })
 
@@ -195,6 +203,28 @@ test('invalid route options throw at registration with the right code', () => {
   assert.throws(() => app.get('/', 'nope'), { code: 'FST_ERR_ROUTE_OPTIONS_NOT_OBJ' })
   // nothing was registered by the failed calls
   assert.equal(app.hasRoute({ method: 'GET', url: '/' }), false)
+})
+
+test('shortcut arguments: with a handler third, the options must be an object; without, a function second is the handler', async () => {
+  const app = enclave()
+  for (const options of [undefined, null, '', 1, []]) {
+    assert.throws(() => app.get('/a', options, async () => 'x'), { code: 'FST_ERR_ROUTE_OPTIONS_NOT_OBJ' }, String(options))
+  }
+  assert.throws(() => app.get('/a', { handler: 'nope' }, async () => 'x'), { code: 'FST_ERR_ROUTE_HANDLER_NOT_FN' })
+  assert.throws(() => app.get(42, async () => 'x'), { code: 'FST_ERR_INVALID_URL' })
+  app.get('/fn', async () => 'function second')
+  app.get('/opts', { handler: async () => 'handler in options' })
+  assert.throws(() => app.get('/none', undefined), { code: 'FST_ERR_ROUTE_MISSING_HANDLER' })
+  assert.equal((await app.inject('/fn')).body, 'function second')
+  assert.equal((await app.inject('/opts')).body, 'handler in options')
+})
+
+test('route options are checked in Fastify\'s order: a bad bodyLimit is named before a missing url', () => {
+  const app = enclave()
+  assert.throws(() => app.route({ method: 'PUT', bodyLimit: false, handler: () => null }), {
+    code: 'FST_ERR_ROUTE_BODY_LIMIT_OPTION_NOT_INT', message: "'bodyLimit' option must be an integer > 0. Got 'false'"
+  })
+  assert.throws(() => app.route({ method: 'GET', handler: () => null }), { name: 'AssertionError', message: 'The path could not be empty' })
 })
 
 test('routes cannot be added after the app started', async () => {
@@ -331,8 +361,15 @@ test('hasRoute, findRoute, printRoutes', async () => {
   assert.equal(typeof found.handler, 'function')
   assert.deepEqual(found.params, { id: ':id' })
   assert.deepEqual(found.searchParams, {})
-  assert.deepEqual(found.config, { c: 1 })
+  assert.deepEqual(Object.keys(found).sort(), ['handler', 'params', 'searchParams'])
   assert.equal(app.findRoute({ method: 'DELETE', url: '/users' }), null)
+  // a lookup, as a request would do it: concrete urls are found too, and what the caller changes stays theirs
+  assert.equal(app.hasRoute({ method: 'GET', url: '/users/42' }), true)
+  assert.deepEqual(app.findRoute({ method: 'GET', url: '/users/42' }).params, { id: '42' })
+  found.params.extra = 'x'
+  assert.deepEqual(app.findRoute({ method: 'GET', url: '/users/:id' }).params, { id: ':id' })
+  assert.equal(app.hasRoute({} as any), false)
+  assert.equal(app.hasRoute({ method: 'GET' } as any), false)
   const printed = app.printRoutes()
   assert.equal(typeof printed, 'string')
   assert.match(printed, /users/)
@@ -391,7 +428,8 @@ test('the deprecated route option version is the version constraint, with Fastif
     const res = await app.inject({ url: '/v', headers })
     answers.push([res.statusCode, res.statusCode === 200 ? res.json() : null])
   }
-  assert.deepEqual(answers, [[200, { v: 1, version: '1.0.0' }], [200, { v: 2 }], [404, null], [404, null]])
+  // routeOptions.version is the version the request asked for, as in Fastify
+  assert.deepEqual(answers, [[200, { v: 1, version: '1.x' }], [200, { v: 2 }], [404, null], [404, null]])
   await new Promise((resolve) => setImmediate(resolve))
   assert.equal(warnings.length, 1)
   assert.match(warnings[0], /route \{ version: "\.\.\." \} option/)
@@ -512,17 +550,12 @@ describe('route constraints: version, host, the constraints and versioning optio
     await app.close()
   })
 
-  test('versioning: invalid shapes and a second version strategy throw FST_ERR_INIT_OPTS_INVALID; a non-string version is FST_ERR_VERSION_CONSTRAINT_NOT_STR', () => {
+  test('versioning: invalid shapes throw FST_ERR_INIT_OPTS_INVALID; a non-string version is FST_ERR_VERSION_CONSTRAINT_NOT_STR', () => {
     assert.throws(() => enclave({ versioning: { storage: exactStore } }), {
       code: 'FST_ERR_INIT_OPTS_INVALID',
       message: 'Invalid initialization options: \'"versioning" must be an object { storage(), deriveVersion() }\''
     })
     assert.throws(() => enclave({ versioning: 'header' }), { code: 'FST_ERR_INIT_OPTS_INVALID' })
-    const ownVersion = { name: 'version', storage: exactStore, deriveConstraint: () => undefined }
-    assert.throws(() => enclave({ versioning: { storage: exactStore, deriveVersion: mediaTypeVersion }, constraints: { version: ownVersion } }), {
-      code: 'FST_ERR_INIT_OPTS_INVALID',
-      message: 'Invalid initialization options: \'"versioning" and a "version" strategy in "constraints" cannot both be set\''
-    })
     const app = enclave({ versioning: { storage: exactStore, deriveVersion: mediaTypeVersion } })
     assert.throws(() => app.get('/', { constraints: { version: 2 } }, async () => 'x'), {
       code: 'FST_ERR_VERSION_CONSTRAINT_NOT_STR',
@@ -581,11 +614,20 @@ describe('route constraints: version, host, the constraints and versioning optio
     await app.close()
   })
 
+  test('versioning wins over a version strategy given in constraints, as in Fastify', async () => {
+    const ownVersion = { name: 'version', storage: exactStore, validate: () => true, deriveConstraint: (req: any) => req.headers['x-own'] }
+    const app = enclave({ versioning: { storage: exactStore, deriveVersion: mediaTypeVersion }, constraints: { version: ownVersion } })
+    app.get('/', { constraints: { version: 'v1' } }, async () => 'v1')
+    assert.equal((await app.inject({ url: '/', headers: { accept: 'application/vnd.demo.v1' } })).payload, 'v1')
+    assert.equal((await app.inject({ url: '/', headers: { 'x-own': 'v1' } })).statusCode, 404)
+    await app.close()
+  })
+
   test('constraints option: custom strategies, with and without mustMatchWhenDerived', async () => {
     const app = enclave({
       constraints: {
-        tenant: { name: 'tenant', storage: exactStore, deriveConstraint: (req: any) => req.headers['x-tenant'], mustMatchWhenDerived: true },
-        region: { name: 'region', storage: exactStore, deriveConstraint: (req: any) => req.headers['x-region'] }
+        tenant: { name: 'tenant', storage: exactStore, validate: () => true, deriveConstraint: (req: any) => req.headers['x-tenant'], mustMatchWhenDerived: true },
+        region: { name: 'region', storage: exactStore, validate: () => true, deriveConstraint: (req: any) => req.headers['x-region'] }
       }
     })
     assert.equal(app.hasConstraintStrategy('tenant'), true)
@@ -615,7 +657,7 @@ describe('route constraints: version, host, the constraints and versioning optio
 
   test('constraints option: a mustMatchWhenDerived strategy applies before any route declares it', async () => {
     const app = enclave({
-      constraints: { tenant: { name: 'tenant', storage: exactStore, deriveConstraint: (req: any) => req.headers['x-tenant'], mustMatchWhenDerived: true } }
+      constraints: { tenant: { name: 'tenant', storage: exactStore, validate: () => true, deriveConstraint: (req: any) => req.headers['x-tenant'], mustMatchWhenDerived: true } }
     })
     app.get('/', async () => 'plain')
     assert.equal((await app.inject('/')).payload, 'plain')
@@ -627,7 +669,7 @@ describe('route constraints: version, host, the constraints and versioning optio
 
   test('constraints option: a strategy named version replaces the built-in Accept-Version one', async () => {
     const app = enclave({
-      constraints: { version: { name: 'version', storage: exactStore, deriveConstraint: (req: any) => req.headers['x-api-version'], mustMatchWhenDerived: true } }
+      constraints: { version: { name: 'version', storage: exactStore, validate: () => true, deriveConstraint: (req: any) => req.headers['x-api-version'], mustMatchWhenDerived: true } }
     })
     app.get('/', { constraints: { version: 'beta' } }, async () => 'beta')
     app.get('/', async () => 'stable')
@@ -637,9 +679,14 @@ describe('route constraints: version, host, the constraints and versioning optio
   })
 
   test('constraints option: an incomplete strategy or an unknown route constraint throws', () => {
-    assert.throws(() => enclave({ constraints: { tenant: { storage: exactStore, deriveConstraint: () => 'x' } } }), {
+    // Fastify's option schema: every strategy has a name, storage(), validate() and deriveConstraint()
+    assert.throws(() => enclave({ constraints: { tenant: { name: 'tenant', storage: exactStore, deriveConstraint: () => 'x' } } }), {
       code: 'FST_ERR_INIT_OPTS_INVALID',
-      message: 'Invalid initialization options: \'"constraints.tenant" must be a constraint strategy { name, storage(), deriveConstraint() }, got a value of type object\''
+      message: 'Invalid initialization options: \'["must have required property \'validate\'"]\''
+    })
+    assert.throws(() => enclave({ constraints: { tenant: { name: 'tenant', storage: exactStore, validate: 'yes', deriveConstraint: () => 'x' } } }), {
+      code: 'FST_ERR_INIT_OPTS_INVALID',
+      message: 'Invalid initialization options: \'"constraints.tenant" must be a constraint strategy { name, storage(), validate(), deriveConstraint() }, got a value of type object\''
     })
     assert.throws(() => enclave({ constraints: { tenant: null } }), { code: 'FST_ERR_INIT_OPTS_INVALID' })
     const app = enclave()
@@ -730,6 +777,25 @@ describe('asynchronous constraint strategies and the frameworkErrors option', ()
     throwing.get('/:id', async () => 'ok')
     res = await throwing.inject({ url: '/%zz' })
     assert.deepEqual([res.statusCode, res.json().message], [500, 'handler bug'])
+  })
+
+  test('the request a frameworkErrors handler gets is a logged request of its own: its id, its logger, its "incoming request" line', async () => {
+    const sink = logSink()
+    const app = enclave({
+      logger: { level: 'info', stream: sink.stream },
+      genReqId: () => 'bad-url-1',
+      frameworkErrors (_err: any, request: any, reply: any) {
+        request.log.info('answering a bad url')
+        reply.code(400).send({ id: request.id })
+      }
+    })
+    app.get('/:id', async () => 'ok')
+    const res = await app.inject({ url: '/%zz' })
+    assert.deepEqual(res.json(), { id: 'bad-url-1' })
+    const incoming = sink.lines.find((line) => line.msg === 'incoming request')
+    assert.equal(incoming.reqId, 'bad-url-1')
+    assert.equal(incoming.req.url, '/%zz')
+    assert.equal(sink.lines.find((line) => line.msg === 'answering a bad url').reqId, 'bad-url-1')
   })
 })
 

@@ -91,12 +91,24 @@ test('schema setters throw FST_ERR_INSTANCE_ALREADY_LISTENING once the app start
   assert.throws(() => app.setSchemaController({}), /setSchemaController/)
 })
 
-test('validatorCompiler is null until set or started, then the compiler routes use', async () => {
+test('validatorCompiler: undefined until set, or until routes of the context (or above) were compiled with the default', async () => {
   const app = enclave()
-  assert.equal(app.validatorCompiler, null)
+  assert.equal(app.validatorCompiler, undefined)
   app.addSchema({ $id: 'n', type: 'integer' })
+  let withRoutes: any
+  let withoutRoutes: any
+  let nested: any
+  app.register(async (child: any) => {
+    withRoutes = child
+    child.get('/', { schema: { querystring: { type: 'object', properties: { a: { $ref: 'n#' } } } } }, async () => 'ok')
+    child.register(async (grandchild: any) => { nested = grandchild })
+  })
+  app.register(async (sibling: any) => { withoutRoutes = sibling })
   await app.ready()
-  const validate = app.validatorCompiler({ schema: { type: 'object', properties: { a: { $ref: 'n#' } } }, method: 'GET', url: '/', httpPart: 'querystring' })
+  assert.equal(app.validatorCompiler, undefined)
+  assert.equal(withoutRoutes.validatorCompiler, undefined)
+  assert.equal(nested.validatorCompiler, withRoutes.validatorCompiler)
+  const validate = withRoutes.validatorCompiler({ schema: { type: 'object', properties: { a: { $ref: 'n#' } } }, method: 'GET', url: '/', httpPart: 'querystring' })
   const data = { a: '5' }
   assert.equal(validate(data), true)
   assert.deepEqual(data, { a: 5 })
@@ -106,6 +118,37 @@ test('validatorCompiler is null until set or started, then the compiler routes u
   const other = enclave()
   other.setValidatorCompiler(custom)
   assert.equal(other.validatorCompiler, custom)
+  other.register(async (child: any) => { assert.equal(child.validatorCompiler, custom) })
+  await other.ready()
+})
+
+test('serializerCompiler: undefined until set, or until routes of the context (or above) were compiled with the default', async () => {
+  const app = enclave()
+  assert.equal(app.serializerCompiler, undefined)
+  const custom = (): any => () => 'custom'
+  let childBefore: unknown
+  let grandchildCompiler: unknown
+  let plain: any
+  app.register(async (child: any) => {
+    child.setSerializerCompiler(custom)
+    childBefore = child.serializerCompiler
+    child.register(async (grandchild: any) => { grandchildCompiler = grandchild.serializerCompiler })
+  })
+  app.register(async (child: any) => { plain = child })
+  app.get('/', { schema: { response: { 200: { type: 'object', properties: { a: { type: 'integer' } } } } } }, async () => ({ a: 1 }))
+  await app.ready()
+  assert.equal(childBefore, custom)
+  assert.equal(grandchildCompiler, custom)
+  const compiler = app.serializerCompiler
+  assert.equal(typeof compiler, 'function')
+  assert.equal(plain.serializerCompiler, compiler)
+  const serialize = compiler({ schema: { type: 'object', properties: { a: { type: 'integer' } } }, method: 'GET', url: '/', httpStatus: '200' })
+  assert.equal(serialize({ a: 1, b: 2 }), '{"a":1}')
+
+  const noSchemas = enclave()
+  noSchemas.get('/', async () => 'ok')
+  await noSchemas.ready()
+  assert.equal(noSchemas.serializerCompiler, undefined)
 })
 
 test('schemaController.bucket replaces the shared-schema store, per context', async () => {

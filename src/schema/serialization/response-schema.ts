@@ -1,18 +1,10 @@
 /**
- * Response schemas before compilation: Fastify's `content` form, and the checks that keep fast-json-stringify 5
- * from writing invalid JSON (see inspectForFastJsonStringify). The shorthand form is `../shorthand.ts`.
+ * Response schemas before compilation: the checks that keep fast-json-stringify 5 from writing invalid JSON (see
+ * inspectForFastJsonStringify). The `content` form and the shorthand are normalized first (`../route-schema.ts`).
  */
 
 import { isObjectLike } from '../../core/objects'
 import type { JsonSchema } from '../../core/types'
-
-/** `{ content: { 'application/json': { schema } } }`: media types always contain a slash. */
-export function isContentForm (entry: JsonSchema): boolean {
-  const content = entry.content
-  if (!isObjectLike(content) || 'type' in entry || 'properties' in entry) return false
-  const mediaTypes = Object.keys(content)
-  return mediaTypes.length > 0 && mediaTypes.every(k => k.includes('/'))
-}
 
 /** What one schema tree tells about its fast-json-stringify output. */
 interface Inspection {

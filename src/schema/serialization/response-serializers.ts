@@ -4,13 +4,11 @@
  * a reply then uses is the reply's choice (`reply/payload-serializer.ts`). See docs/serialization.md.
  */
 import { codes } from '../../core/errors'
-import { warnDeprecated } from '../../core/deprecations'
 import { normalizeMediaType } from '../../core/media-type'
 import { isObjectLike } from '../../core/objects'
 import type { SchemaScope } from '../schema-scope'
-import { expandShorthand } from '../shorthand'
-import { isContentForm } from './response-schema'
-import { resolveCompiler } from './serializer-compilers'
+import { isResponseContentMap, normalizeRouteSchema } from '../route-schema'
+import { resolveRouteCompiler } from './serializer-compilers'
 import type { SerializerCompiler, SerializerCompilerInput, SerializerFn } from './serializer-types'
 import type { JsonSchema } from '../../core/types'
 
@@ -35,17 +33,13 @@ export class ContentTypeSerializers {
     this.json = byType.get('application/json')
   }
 
-  /** Serializes for the reply's content type (`application/json` when it has none); fails closed for an unknown one. */
-  serialize (contentType: unknown, payload: unknown, statusCode: number): string {
-    let fn = this.json
-    if (typeof contentType === 'string') {
-      const mediaType = normalizeMediaType(contentType)
-      fn = this.byType.get(mediaType)
-      // fail closed: serializing with no schema could disclose fields the schemas filter out
-      if (fn === undefined) throw new codes.FST_ERR_MISSING_CONTENTTYPE_SERIALIZATION_FN(statusCode, mediaType)
-    }
-    if (fn === undefined) throw new codes.FST_ERR_MISSING_CONTENTTYPE_SERIALIZATION_FN(statusCode, 'application/json')
-    return fn(payload)
+  /**
+   * The serializer for the reply's content type (`application/json` when it has none); undefined when the map has no
+   * entry for it: as in Fastify, such a reply is not serialized by any schema of the status.
+   */
+  forContentType (contentType: unknown): SerializerFn | undefined {
+    if (typeof contentType !== 'string') return this.json
+    return this.byType.get(normalizeMediaType(contentType))
   }
 }
 
@@ -88,24 +82,21 @@ const STATUS_KEY = /^[1-5](?:\d\d|xx)$/i
  * the status key and the cause. Returns null when the route has no response schema.
  */
 export function compileRouteSerializers (route: ResponseSchemaSource, schemas: SchemaScope): ResponseSerializers | null {
-  const response = route.schema?.response
+  const response = normalizeRouteSchema(route.url, route.schema, schemas.app.jsonShorthand)?.response
   if (response === undefined || response === null) return null
-  if (typeof response !== 'object' || Array.isArray(response) ||
-    'type' in response || 'properties' in response || '$ref' in response) {
-    throw new codes.FST_ERR_SCH_RESPONSE_SCHEMA_NOT_NESTED_2XX()
-  }
+  if (typeof response !== 'object') throw buildError(route, undefined, new codes.FST_ERR_SCH_RESPONSE_SCHEMA_NOT_NESTED_2XX())
   const keys = Object.keys(response)
   if (keys.length === 0) return null
 
-  const compiler = resolveCompiler(route, schemas)
-  const shorthand = schemas.app.jsonShorthand
+  const compiler = resolveRouteCompiler(route, schemas)
   const table = new ResponseSerializerTable()
   const byClass: Array<ResponseSerializer | undefined> = []
   for (const key of keys) {
-    const fail = (cause: unknown): Error => buildError(route, key, cause)
-    const normalized = key === 'default' ? key : STATUS_KEY.test(key) ? key.toLowerCase() : null
-    if (normalized === null) throw fail(new Error(`"${key}" is not a status code (100-599), a class such as "2xx", or "default"`))
-    const entry = compileEntry(response[key], key, route, compiler, shorthand, fail)
+    const fail = (cause: unknown, contentType?: string): Error => buildError(route, key, cause, contentType)
+    // as Fastify: `response: { type: 'object', … }` (a schema, not a map of statuses) fails here, on its first key
+    const normalized = key.toLowerCase()
+    if (!STATUS_KEY.test(normalized) && normalized !== 'default') throw fail(new codes.FST_ERR_SCH_RESPONSE_SCHEMA_NOT_NESTED_2XX())
+    const entry = compileEntry(response[key], normalized, route, compiler, fail)
     if (normalized === 'default') {
       table.fallback = entry
     } else if (normalized.endsWith('xx')) {
@@ -122,43 +113,50 @@ export function compileRouteSerializers (route: ResponseSchemaSource, schemas: S
   return table
 }
 
+type BuildFailure = (cause: unknown, contentType?: string) => Error
+
 function compileEntry (
-  raw: unknown, key: string, route: ResponseSchemaSource, compiler: SerializerCompiler, shorthand: boolean, fail: (cause: unknown) => Error
+  raw: unknown, key: string, route: ResponseSchemaSource, compiler: SerializerCompiler, fail: BuildFailure
 ): ResponseSerializer {
   if (!isObjectLike(raw)) throw fail(new Error('the response schema must be an object'))
   const base = { method: route.method, url: route.url, httpStatus: key }
-  const expand = (schema: JsonSchema): JsonSchema => {
-    const expanded = shorthand ? expandShorthand(schema) as JsonSchema : schema
-    if (expanded !== schema) warnDeprecated('jsonShorthand', route.url)
-    return expanded
-  }
-  if (isContentForm(raw)) {
+  if (isResponseContentMap(raw)) {
     const byType = new Map<string, SerializerFn>()
-    for (const [mediaType, media] of Object.entries(raw.content as JsonSchema)) {
-      if (!isObjectLike(media) || !isObjectLike(media.schema)) throw new codes.FST_ERR_SCH_CONTENT_MISSING_SCHEMA(mediaType)
-      const contentType = mediaType.toLowerCase()
-      byType.set(contentType, compileOne(compiler, { ...base, schema: expand(media.schema), contentType }, fail))
+    for (const [mediaType, media] of Object.entries(raw.content)) {
+      byType.set(mediaType.toLowerCase(), compileOne(compiler, { ...base, schema: media.schema as JsonSchema, contentType: mediaType }, fail))
     }
     return new ContentTypeSerializers(byType)
   }
-  return compileOne(compiler, { ...base, schema: expand(raw) }, fail)
+  return compileOne(compiler, { ...base, schema: raw }, fail)
 }
 
-function compileOne (compiler: SerializerCompiler, input: SerializerCompilerInput, fail: (cause: unknown) => Error): SerializerFn {
+function compileOne (compiler: SerializerCompiler, input: SerializerCompilerInput, fail: BuildFailure): SerializerFn {
   let fn: unknown
   try {
     fn = compiler(input)
   } catch (err) {
-    throw fail(err)
+    throw fail(err, input.contentType)
   }
-  if (typeof fn !== 'function') throw fail(new TypeError(`the serializer compiler returned ${typeof fn}, expected a function`))
-  return fn as SerializerFn
+  return typeof fn === 'function' ? fn as SerializerFn : refuseEveryReply(fn, input)
 }
 
-function buildError (route: ResponseSchemaSource, key: string, cause: unknown): Error {
+/**
+ * A compiler that gave no function is accepted when the app starts, as in Fastify; a reply it should serialize then
+ * fails with a 500 (Fastify writes it with JSON.stringify: Enclave never sends fields the schema would filter out).
+ */
+function refuseEveryReply (returned: unknown, input: SerializerCompilerInput): SerializerFn {
+  const type = returned === null ? 'null' : typeof returned
+  const method = Array.isArray(input.method) ? input.method.join(',') : input.method
+  const schemaName = input.contentType === undefined ? input.httpStatus : `${input.httpStatus} ${input.contentType}`
+  return function serializerMissing () {
+    throw new codes.FST_ERR_SCH_SERIALIZER_NOT_FN(type, schemaName, `${method} ${input.url}`)
+  }
+}
+
+/** Fastify's message, which ends with the cause's; the failing schema is told by `httpStatus` and `contentType`. */
+function buildError (route: ResponseSchemaSource, key: string | undefined, cause: unknown, contentType?: string): Error {
   const method = Array.isArray(route.method) ? route.method.join(',') : route.method
   const message = cause instanceof Error ? cause.message : String(cause)
-  const err = new codes.FST_ERR_SCH_SERIALIZATION_BUILD(method, `${route.url} (response ${key})`, message)
-  err.cause = cause
-  return err
+  const err = Object.assign(new codes.FST_ERR_SCH_SERIALIZATION_BUILD(method, route.url, message), { cause, httpStatus: key })
+  return contentType === undefined ? err : Object.assign(err, { contentType })
 }

@@ -20,6 +20,14 @@ export function resolveCompiler (route: { serializerCompiler?: unknown }, schema
   return contextSerializerCompiler(schemas)
 }
 
+/** `resolveCompiler` for a route's response schemas: the context then reports the compiler it used (the getter). */
+export function resolveRouteCompiler (route: { serializerCompiler?: unknown }, schemas: SchemaScope): SerializerCompiler {
+  if (typeof route.serializerCompiler === 'function') return route.serializerCompiler as SerializerCompiler
+  const compiler = contextSerializerCompiler(schemas)
+  schemas.serializerInUse ??= compiler
+  return compiler
+}
+
 /** The compiler a context's routes use when the route gives none (the `serializerCompiler` getter). */
 export function contextSerializerCompiler (schemas: SchemaScope): SerializerCompiler {
   for (let scope: SchemaScope | null = schemas; scope !== null; scope = scope.parent) {
@@ -110,6 +118,13 @@ function isJson (text: string): boolean {
 
 /** Mixed into the instance prototype; each method acts on the calling context (encapsulated). */
 export const serializationInstanceMethods = {
+  /** The compiler this context's response schemas are compiled with, as Fastify reports it (`compilerInUse`). */
+  get serializerCompiler (): SerializerCompiler | undefined {
+    // read on the shared prototype itself too (no context there)
+    const self = this as unknown as Partial<Instance> | undefined
+    return self?.[kPluginContext]?.schema.compilerInUse('serializer') as SerializerCompiler | undefined
+  },
+
   /** Replaces the compiler of response schemas for routes of this context and its descendants. */
   setSerializerCompiler (this: Instance, fn: SerializerCompiler): Instance {
     assertSetter(this, 'setSerializerCompiler', fn, codes.FST_ERR_SERIALIZER_NOT_FN)

@@ -27,8 +27,9 @@ const baselineOptions: AjvOptions = {
 /** Ajv 6's `jsonPointers` is always on in Ajv 8, which logs "NOT SUPPORTED" for it; users copy it from old examples. */
 const ajv6OnlyOptions = ['jsonPointers']
 
-function pluginFunction (entry: AjvPlugin | [AjvPlugin, unknown]): AjvPlugin {
-  return Array.isArray(entry) ? entry[0] : entry
+function isFormatsPlugin (entry: AjvPlugin | [AjvPlugin, unknown]): boolean {
+  const plugin = Array.isArray(entry) ? entry[0] : entry
+  return plugin === addFormats || plugin.name === addFormats.name
 }
 
 /**
@@ -62,13 +63,14 @@ export function buildAjv (options: AjvServerOptions, externalSchemas: JsonSchema
   ajvOptions.code = codeOptions(ajvOptions.code)
   const ajv = new Ajv(ajvOptions)
 
-  // A user who lists ajv-formats (maybe with options such as `mode: 'fast'`) gets their own configuration; applying
-  // it twice would fail on its `formatMaximum` keywords.
-  if (!options.plugins.some((entry) => pluginFunction(entry) === addFormats)) addFormats(ajv)
+  // The user's plugins first, then ajv-formats unless they listed it (maybe with options such as `mode: 'fast'`):
+  // applying it twice would define its `formatMaximum` keyword twice. Their copy is recognised by what it is, as
+  // Fastify does (its function's name), since an application usually has its own copy of the package.
   for (const entry of options.plugins) {
     if (Array.isArray(entry)) entry[0](ajv, entry[1])
     else entry(ajv)
   }
+  if (!options.plugins.some(isFormatsPlugin)) addFormats(ajv)
 
   for (const key of Object.keys(externalSchemas)) {
     const schema = externalSchemas[key]

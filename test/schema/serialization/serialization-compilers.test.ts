@@ -89,7 +89,7 @@ test('the content form passes contentType to the serializer compiler', async () 
   const seen: string[] = []
   app.setSerializerCompiler(({ httpStatus, contentType }: any) => {
     seen.push(`${httpStatus} ${contentType}`)
-    return () => contentType
+    return () => contentType.toLowerCase()
   })
   app.get('/', {
     schema: {
@@ -106,5 +106,68 @@ test('the content form passes contentType to the serializer compiler', async () 
   const res = await app.inject({ method: 'GET', url: '/' })
   assert.equal(res.statusCode, 200)
   assert.equal(res.body, 'application/vnd.v1+json')
-  assert.deepEqual(seen.slice(0, 2), ['2xx application/json', '2xx application/vnd.v1+json'])
+  // the media type as written in the schema, as Fastify passes it
+  assert.deepEqual(seen.slice(0, 2), ['2xx application/json', '2xx Application/Vnd.V1+JSON'])
+})
+
+test('a serializer that fails gives the error handler an error marked with serialization: the route\'s url, method and config', async () => {
+  const app = enclave()
+  const seen: any[] = []
+  app.setErrorHandler((err: any, _req: any, reply: any) => {
+    seen.push(err.serialization)
+    reply.code(500).send({ failed: err.message })
+  })
+  const schema = { response: { 200: { type: 'object', properties: { n: { type: 'integer' } } } } }
+  app.get('/schema', { schema, config: { team: 'api' } }, async () => ({ n: 'not a number' }))
+  app.get('/compiler', { schema, serializerCompiler: () => () => { throw new Error('compiled serializer broke') } }, async () => ({ n: 1 }))
+  app.get('/reply', async (_req: any, reply: any) => reply.serializer(() => { throw new Error('reply serializer broke') }).send({ n: 1 }))
+  const schemaRes = await app.inject('/schema')
+  assert.deepEqual([schemaRes.statusCode, schemaRes.json()], [500, { failed: 'The value "not a number" cannot be converted to an integer.' }])
+  const compilerRes = await app.inject('/compiler')
+  assert.deepEqual(compilerRes.json(), { failed: 'compiled serializer broke' })
+  await app.inject('/reply')
+  assert.deepEqual(seen.slice(0, 3), [
+    { team: 'api', url: '/schema', method: 'GET' },
+    { url: '/compiler', method: 'GET' },
+    { url: '/reply', method: 'GET' }
+  ])
+})
+
+test('a status schema whose serializer returns no text answers the error 500, never a crash or a hung request', async (t) => {
+  const app = enclave()
+  const response = { '5xx': { type: 'object', properties: { message: { type: 'string' } } } }
+  app.get('/number', { schema: { response }, serializerCompiler: () => () => 42 }, async () => { throw new Error('boom') })
+  app.get('/object', { schema: { response }, serializerCompiler: () => () => ({ not: 'text' }) }, async () => { throw new Error('boom') })
+  await app.listen({ port: 0 })
+  t.after(() => app.close())
+  for (const [url, type] of [['/number', 'number'], ['/object', 'object']]) {
+    const res = await fetch(`http://127.0.0.1:${app.server.address().port}${url}`)
+    assert.equal(res.status, 500, url)
+    assert.equal(res.headers.get('content-type'), 'application/json; charset=utf-8')
+    // Fastify's body for this case
+    assert.deepEqual(await res.json(), {
+      statusCode: 500,
+      code: 'FST_ERR_REP_INVALID_PAYLOAD_TYPE',
+      message: `Attempted to send payload of invalid type '${type}'. Expected a string or Buffer.`
+    })
+  }
+})
+
+test('a serializer compiler that returns no function is accepted at ready; what it should serialize answers 500', async () => {
+  const app = enclave()
+  const schema = { response: { 200: { type: 'object', properties: { a: { type: 'string' } } } } }
+  app.get('/object', { schema, serializerCompiler: () => undefined }, async () => ({ a: 'a', secret: 's' }))
+  app.get('/text', { schema, serializerCompiler: () => undefined }, async (_req: any, reply: any) => reply.type('text/plain').send('plain text'))
+  await app.ready()
+  assert.equal(app.serializerCompiler, undefined)
+  const object = await app.inject('/object')
+  assert.equal(object.statusCode, 500)
+  assert.deepEqual(object.json(), {
+    statusCode: 500,
+    code: 'FST_ERR_SCH_SERIALIZER_NOT_FN',
+    error: 'Internal Server Error',
+    message: 'The serializer compiler returned undefined instead of a function for the 200 response schema of GET /object'
+  })
+  const text = await app.inject('/text')
+  assert.deepEqual([text.statusCode, text.body], [200, 'plain text'])
 })

@@ -75,8 +75,9 @@ test('schema values that cannot be safely compiled are rejected at ready', async
     app.get('/', { schema: { response: { 200: schema } } }, async () => ({ x: 'x' }))
     await assert.rejects(app.ready(), (err: any) => {
       assert.equal(err.code, 'FST_ERR_SCH_SERIALIZATION_BUILD')
-      assert.match(err.message, /GET: \/ \(response 200\)/)
+      assert.match(err.message, /^Failed building the serialization schema for GET: \/, due to error /)
       assert.match(err.message, message)
+      assert.equal(err.httpStatus, '200')
       return true
     })
   }

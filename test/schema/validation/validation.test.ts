@@ -1,5 +1,6 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
+import type { AddressInfo } from 'node:net'
 import enclave from '../../../src/index'
 
 function badRequest (message: string) {
@@ -330,6 +331,26 @@ test('a missing body on a route with a body schema fails as "body must be object
   app.post('/', { schema: { body: userBody } }, async () => 'ok')
   const res = await app.inject({ method: 'POST', url: '/' })
   assert.deepEqual([res.statusCode, res.json()], [400, badRequest('body must be object')])
+})
+
+test('a request without a body is validated as null: nullable and [object, null] body schemas admit it', async (t) => {
+  const app = enclave()
+  const seen: unknown[] = []
+  const handler = async (req: any) => { seen.push(req.body); return { isUndefinedBody: req.body === undefined } }
+  app.post('/nullable', { schema: { body: { type: 'object', nullable: true, properties: { a: { type: 'string' } } } } }, handler)
+  app.post('/or-null', { schema: { body: { type: ['object', 'null'], properties: { a: { type: 'string' } } } } }, handler)
+  app.post('/object', { schema: { body: { type: 'object' } } }, handler)
+  await app.listen({ port: 0 })
+  t.after(() => app.close())
+  for (const url of ['/nullable', '/or-null']) {
+    // a real socket: a POST with neither a body nor a content type
+    const res = await fetch(`http://127.0.0.1:${(app.server.address() as AddressInfo).port}${url}`, { method: 'POST' })
+    assert.equal(res.status, 200, url)
+    assert.deepEqual(await res.json(), { isUndefinedBody: true })
+  }
+  const res = await app.inject({ method: 'POST', url: '/object' })
+  assert.deepEqual([res.statusCode, res.json()], [400, badRequest('body must be object')])
+  assert.deepEqual(seen, [undefined, undefined])
 })
 
 test('schema.body.content selects the body schema by media type; other media types are not validated', async () => {
