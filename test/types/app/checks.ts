@@ -4,7 +4,9 @@
 import * as http from 'node:http'
 import * as https from 'node:https'
 import * as http2 from 'node:http2'
-import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, type RawServerDefault } from 'fastify'
+import Fastify, {
+  type FastifyBaseLogger, type FastifyInstance, type FastifyPluginAsync, type FastifyReply, type FastifyRequest, type RawServerDefault
+} from 'fastify'
 import enclave, { type EnclaveInstance, type EnclaveRequest } from 'enclave'
 import type { JWT } from '@fastify/jwt'
 import cookie from '@fastify/cookie'
@@ -49,6 +51,18 @@ export async function pluginOptionsChecked (): Promise<void> {
   await root.register(db, { poolSize: 1 })
   // @ts-expect-error @fastify/cookie's parseOptions.sameSite is a fixed set of values
   await root.register(cookie, { parseOptions: { sameSite: 'sometimes' } })
+}
+
+export function fastifyGenericParameters (): void {
+  // Fastify's type parameter lists, as plugins' and providers' declarations spell them.
+  const typed: FastifyInstance<http.Server, http.IncomingMessage, http.ServerResponse, FastifyBaseLogger, TypeBoxTypeProvider> =
+    Fastify().withTypeProvider<TypeBoxTypeProvider>()
+  const plugin: FastifyPluginAsync<{ prefix: string }, http.Server, TypeBoxTypeProvider> = async (instance, opts) => {
+    instance.get(`${opts.prefix}/n`, { schema: { querystring: Type.Object({ n: Type.Number() }) } }, async (request) => {
+      typeOf(request.query.n).is<number>()
+    })
+  }
+  typed.register(plugin, { prefix: '/p' })
 }
 
 export function typeProviders (): void {
