@@ -6,12 +6,10 @@
  * explains the rest.
  */
 import { existsSync, mkdirSync } from 'node:fs'
-import { createRequire } from 'node:module'
 import path from 'node:path'
-import { createHash } from 'node:crypto'
 import { parseOptions, USAGE } from './lib/options.mjs'
 import { cacheDir, fetchTarball, installDependencies } from './lib/cache.mjs'
-import { prepareTestTree, preparePristine } from './lib/shim.mjs'
+import { prepareTestTree, preparePristine, enclaveTarget } from './lib/shim.mjs'
 import { selectFiles, loadSkippedTests } from './lib/selection.mjs'
 import { runFile, runFiles } from './lib/run-files.mjs'
 import { fileResult } from './lib/file-results.mjs'
@@ -19,7 +17,7 @@ import { SelfTestList } from './lib/self-list.mjs'
 import { runTypeTests } from './lib/type-tests.mjs'
 import { summarize, renderMarkdown, renderConsole, writeJson, writeText } from './lib/report.mjs'
 import { checkExpectations, printGate, updateExpectations } from './lib/expectations.mjs'
-import { enclaveEntry, enclaveTypes, log, repoRoot } from './lib/paths.mjs'
+import { checkoutId, enclaveEntry, log } from './lib/paths.mjs'
 
 function prepare (options) {
   if (!options.self && !existsSync(enclaveEntry)) throw new Error(`${enclaveEntry} is missing: run \`npm run build\` first`)
@@ -28,14 +26,9 @@ function prepare (options) {
   const tarball = fetchTarball(dir)
   const dependencies = installDependencies(dir)
   const fastify = preparePristine(tarball, path.join(dir, 'fastify'), dependencies)
-  // The tests' Ajv plugins (ajv-errors, ajv-formats…) build code with the `ajv` they resolve; in an application npm
-  // de-duplicates it with Enclave's, so the Enclave tree resolves Enclave's copy (Fastify's tree keeps the one it uses).
-  const enclaveAjv = path.dirname(createRequire(enclaveEntry).resolve('ajv/package.json'))
-  const enclave = { main: enclaveEntry, types: enclaveTypes, typesExportAssignment: false, shared: { ajv: enclaveAjv } }
-  // A tree for each target, fresh every run: some tests write files beside themselves. Named after this checkout
-  // too, so that two checkouts (git worktrees) sharing the cache never run each other's build or remove a tree in use.
-  const checkout = createHash('sha256').update(repoRoot).digest('hex').slice(0, 8)
-  const tree = (name, target) => () => prepareTestTree(tarball, path.join(dir, `tests-${name}-${checkout}`), dependencies, target)
+  const enclave = enclaveTarget()
+  // A tree for each target and checkout, fresh every run: some tests write files beside themselves.
+  const tree = (name, target) => () => prepareTestTree(tarball, path.join(dir, `tests-${name}-${checkoutId}`), dependencies, target)
   const selfTree = tree('self', fastify)
   return { dir, tree: options.self ? selfTree() : tree('enclave', enclave)(), selfTree }
 }

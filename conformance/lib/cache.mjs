@@ -24,24 +24,37 @@ function sri (file) {
   return 'sha512-' + createHash('sha512').update(readFileSync(file)).digest('base64')
 }
 
-function npm (args, cwd) {
+export function npm (args, cwd) {
   // npm writes progress and notices to stderr; keep stdout for the caller and let errors surface whole.
   return execFileSync('npm', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] })
 }
 
-/** The tarball, fetched once; a file whose integrity differs from the pinned one is deleted and refused. */
-export function fetchTarball (dir) {
-  const tarball = path.join(dir, `fastify-${FASTIFY_VERSION}.tgz`)
+/** The file name `npm pack` gives a package: `@scope/name` → `scope-name-<version>.tgz`. */
+export function tarballName (name, version) {
+  return `${name.replace(/^@/, '').replace('/', '-')}-${version}.tgz`
+}
+
+/**
+ * `name@version`'s tarball in `dir`, fetched once with `npm pack`; a file whose integrity differs from `integrity`
+ * is deleted and refused.
+ */
+export function fetchPackage (dir, name, version, integrity) {
+  const tarball = path.join(dir, tarballName(name, version))
   if (!existsSync(tarball)) {
-    log(`npm pack fastify@${FASTIFY_VERSION} → ${dir}`)
-    npm(['pack', `fastify@${FASTIFY_VERSION}`, '--pack-destination', dir, '--silent'], dir)
+    log(`npm pack ${name}@${version} → ${dir}`)
+    npm(['pack', `${name}@${version}`, '--pack-destination', dir, '--silent'], dir)
   }
   const actual = sri(tarball)
-  if (actual !== pinned.integrity) {
+  if (actual !== integrity) {
     rmSync(tarball, { force: true })
-    throw new Error(`fastify-${FASTIFY_VERSION}.tgz: integrity ${actual} differs from conformance/fastify.json`)
+    throw new Error(`${path.basename(tarball)}: integrity ${actual} differs from the pinned ${integrity}`)
   }
   return tarball
+}
+
+/** Fastify's tarball, checked against conformance/fastify.json. */
+export function fetchTarball (dir) {
+  return fetchPackage(dir, 'fastify', FASTIFY_VERSION, pinned.integrity)
 }
 
 /** A fresh copy of the package in `target` (the tarball's `package/` folder unpacked there). */

@@ -56,11 +56,11 @@ function judge (entry, { seen, testFiles, typeFiles, typesComplete, grep }) {
 }
 
 /**
- * `{ ok, regressions, nowPassing, stale, expectedFailures }`: regressions are failures not listed; nowPassing the
+ * `{ file, ok, regressions, nowPassing, stale, expectedFailures }` (`file`: the list checked): regressions are failures not listed; nowPassing the
  * listed ones that passed; stale the listed ones whose file ran without such a test.
  */
-export function checkExpectations (summary, { filePattern, grep }) {
-  const entries = readEntries(EXPECTATIONS_FILE)
+export function checkExpectations (summary, { filePattern, grep }, expectationsFile = EXPECTATIONS_FILE) {
+  const entries = readEntries(expectationsFile)
   const listed = new Set(entries.map((entry) => key(entry.file, entry.name)))
   const { failures, seen } = collectOutcomes(summary)
   const context = {
@@ -78,21 +78,22 @@ export function checkExpectations (summary, { filePattern, grep }) {
     else if (verdict === 'unknown') stale.push({ ...entry, status: seen.get(key(entry.file, entry.name)) ?? 'not in the file' })
   }
   const regressions = failures.filter((failure) => !listed.has(key(failure.file, failure.name)))
-  return { ok: regressions.length === 0, regressions, nowPassing, stale, expectedFailures: failures.length - regressions.length }
+  return { file: expectationsFile, ok: regressions.length === 0, regressions, nowPassing, stale, expectedFailures: failures.length - regressions.length }
 }
 
 export function printGate (gate) {
   const out = (line) => process.stdout.write(line + '\n')
+  const listName = path.relative(path.dirname(conformanceDir), gate.file)
   if (gate.regressions.length > 0) {
-    out(`${gate.regressions.length} failure(s) not in conformance/expectations.txt (regressions, or new tests to triage):`)
+    out(`${gate.regressions.length} failure(s) not in ${listName} (regressions, or new tests to triage):`)
     for (const failure of gate.regressions) out(`  ${formatEntry(failure.file, failure.name, `untriaged: ${failure.detail ?? ''}`)}`)
   }
   if (gate.nowPassing.length > 0) {
-    out(`${gate.nowPassing.length} listed in conformance/expectations.txt now pass (remove them with --update-expectations):`)
+    out(`${gate.nowPassing.length} listed in ${listName} now pass (remove them with --update-expectations):`)
     for (const entry of gate.nowPassing) out(`  ${formatEntry(entry.file, entry.name, entry.reason)}`)
   }
   if (gate.stale.length > 0) {
-    out(`${gate.stale.length} listed in conformance/expectations.txt were not seen failing (${[...new Set(gate.stale.map((entry) => entry.status))].join(', ')}):`)
+    out(`${gate.stale.length} listed in ${listName} were not seen failing (${[...new Set(gate.stale.map((entry) => entry.status))].join(', ')}):`)
     for (const entry of gate.stale) out(`  ${formatEntry(entry.file, entry.name, entry.reason)}`)
   }
   out(`expectations: ${gate.expectedFailures} known failures, ${gate.regressions.length} not listed, ${gate.nowPassing.length} listed now passing — ${gate.ok ? 'OK' : 'REGRESSION'}`)
@@ -102,7 +103,7 @@ export function printGate (gate) {
 export function updateExpectations (gate) {
   const drop = new Set([...gate.nowPassing, ...gate.stale].map((entry) => entry.line))
   if (drop.size === 0) return
-  const lines = readFileSync(EXPECTATIONS_FILE, 'utf8').split('\n')
-  writeFileSync(EXPECTATIONS_FILE, lines.filter((_, index) => !drop.has(index + 1)).join('\n'))
-  log(`conformance/expectations.txt: removed ${drop.size} line(s)`)
+  const lines = readFileSync(gate.file, 'utf8').split('\n')
+  writeFileSync(gate.file, lines.filter((_, index) => !drop.has(index + 1)).join('\n'))
+  log(`${path.relative(path.dirname(conformanceDir), gate.file)}: removed ${drop.size} line(s)`)
 }

@@ -18,25 +18,27 @@ Runs fastify@4.29.1's own tests (the kept public-behaviour files, and its tsd ty
   --help                  this text
 Environment: ENCLAVE_CONFORMANCE_CACHE (default \${XDG_CACHE_HOME:-~/.cache}/enclave-conformance).`
 
-export function parseOptions (argv = process.argv.slice(2)) {
-  const { values } = parseArgs({
-    args: argv,
-    strict: true,
-    options: {
-      self: { type: 'boolean', default: false },
-      file: { type: 'string' },
-      grep: { type: 'string' },
-      json: { type: 'string' },
-      markdown: { type: 'string' },
-      timeout: { type: 'string', default: '60' },
-      jobs: { type: 'string', default: '2' },
-      'no-types': { type: 'boolean', default: false },
-      'types-only': { type: 'boolean', default: false },
-      ci: { type: 'boolean', default: false },
-      'update-expectations': { type: 'boolean', default: false },
-      help: { type: 'boolean', short: 'h', default: false }
-    }
-  })
+/** The options both runners take (this one and conformance/plugins/run.mjs), as `parseArgs` declares them. */
+const COMMON_OPTIONS = {
+  self: { type: 'boolean', default: false },
+  file: { type: 'string' },
+  grep: { type: 'string' },
+  json: { type: 'string' },
+  markdown: { type: 'string' },
+  timeout: { type: 'string', default: '60' },
+  jobs: { type: 'string', default: '2' },
+  ci: { type: 'boolean', default: false },
+  'update-expectations': { type: 'boolean', default: false },
+  help: { type: 'boolean', short: 'h', default: false }
+}
+
+/** `argv` parsed (strictly) with the common options and a runner's own `extra` ones: `parseArgs`' values. */
+export function parseValues (argv, extra) {
+  return parseArgs({ args: argv, strict: true, options: { ...COMMON_OPTIONS, ...extra } }).values
+}
+
+/** The common options read from `parseArgs`' values and checked; `patterns` names further regex options to check. */
+export function commonOptions (values, patterns = {}) {
   const options = {
     self: values.self,
     filePattern: values.file,
@@ -45,19 +47,26 @@ export function parseOptions (argv = process.argv.slice(2)) {
     markdown: values.markdown,
     timeoutSeconds: Number(values.timeout),
     jobs: Number(values.jobs),
-    tests: !values['types-only'],
-    types: !values['no-types'],
     ci: values.ci,
     updateExpectations: values['update-expectations'],
     help: values.help
   }
   if (!(options.timeoutSeconds > 0)) throw new Error('--timeout must be a positive number of seconds')
   if (!Number.isInteger(options.jobs) || options.jobs < 1) throw new Error('--jobs must be a positive integer')
-  if (!options.tests && !options.types) throw new Error('--no-types and --types-only exclude each other')
   if (options.self && (options.ci || options.updateExpectations)) throw new Error('--ci and --update-expectations apply to Enclave runs, not --self')
-  for (const [flag, pattern] of [['--file', options.filePattern], ['--grep', options.grep]]) {
+  for (const [flag, pattern] of Object.entries({ '--file': options.filePattern, '--grep': options.grep, ...patterns })) {
     if (pattern === undefined) continue
     try { new RegExp(pattern) } catch (error) { throw new Error(`${flag}: ${error.message}`) }
   }
+  return options
+}
+
+export function parseOptions (argv = process.argv.slice(2)) {
+  const values = parseValues(argv, {
+    'no-types': { type: 'boolean', default: false },
+    'types-only': { type: 'boolean', default: false }
+  })
+  const options = { ...commonOptions(values), tests: !values['types-only'], types: !values['no-types'] }
+  if (!options.tests && !options.types) throw new Error('--no-types and --types-only exclude each other')
   return options
 }

@@ -1,4 +1,5 @@
 /** Where the runner lives, where Enclave's build is, and the one logging function (stderr, so stdout stays clean). */
+import { createHash } from 'node:crypto'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 
@@ -6,5 +7,10 @@ export const conformanceDir = path.resolve(path.dirname(fileURLToPath(import.met
 export const repoRoot = path.resolve(conformanceDir, '..')
 export const enclaveEntry = path.join(repoRoot, 'dist', 'src', 'index.js')
 export const enclaveTypes = path.join(repoRoot, 'dist', 'src', 'index.d.ts')
+/**
+ * This checkout, in the names of the test trees made in the cache: two checkouts (git worktrees) sharing the cache
+ * never run each other's build or remove a tree in use.
+ */
+export const checkoutId = createHash('sha256').update(repoRoot).digest('hex').slice(0, 8)
 
 export const log = (message) => process.stderr.write(`${message}\n`)

@@ -8,6 +8,8 @@ import path from 'node:path'
 import { conformanceDir } from './paths.mjs'
 
 const PRELOAD = path.join(conformanceDir, 'preload', 'skip-tests.cjs')
+/** .taprc's node-arg, so Fastify's files run under the flags Fastify's own runner gives them. */
+const FASTIFY_NODE_ARGS = ['--allow-natives-syntax']
 /** How long tap gets after SIGTERM to write its timeout report before the file is killed. */
 const KILL_GRACE_MS = 5000
 /** Output kept from stderr, for the report of a crash. */
@@ -15,14 +17,14 @@ const STDERR_TAIL = 4000
 
 /**
  * One file: `{ file, stdout, stderrTail, exitCode, signal, timedOut, seconds }`. `skips` (name → reason) goes to
- * the preload; `grep` to tap's own TAP_GREP filter of top-level test names.
+ * the preload; `grep` to tap's own TAP_GREP filter of top-level test names; `nodeArgs` and `env` are what the
+ * file's own runner would give it.
  */
-export function runFile (tree, file, { skips = {}, grep, timeoutSeconds }) {
-  const env = { ...process.env, ENCLAVE_CONFORMANCE_SKIP: JSON.stringify(skips), FORCE_COLOR: '0', NO_COLOR: '1' }
+export function runFile (tree, file, { skips = {}, grep, timeoutSeconds, nodeArgs = FASTIFY_NODE_ARGS, env: extraEnv = {} }) {
+  const env = { ...process.env, ...extraEnv, ENCLAVE_CONFORMANCE_SKIP: JSON.stringify(skips), FORCE_COLOR: '0', NO_COLOR: '1' }
   for (const name of Object.keys(env)) if (name.startsWith('TAP_')) delete env[name]
   if (grep) env.TAP_GREP = grep
-  // .taprc's node-arg, so the files run under the flags Fastify's own runner gives them.
-  const args = ['--allow-natives-syntax', '--require', PRELOAD, file]
+  const args = [...nodeArgs, '--require', PRELOAD, file]
   const started = Date.now()
   return new Promise((resolve) => {
     const child = spawn(process.execPath, args, { cwd: tree, env, stdio: ['ignore', 'pipe', 'pipe'] })

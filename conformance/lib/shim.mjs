@@ -7,8 +7,10 @@
  * Fastify's `lib/` stays in the copy: a test that reads it reads Fastify's private modules, not the framework's.
  */
 import { cpSync, existsSync, readdirSync, readFileSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
 import path from 'node:path'
 import { unpack } from './cache.mjs'
+import { enclaveEntry, enclaveTypes } from './paths.mjs'
 
 function dependsOn (packageDir, name) {
   const file = path.join(packageDir, 'package.json')
@@ -18,22 +20,33 @@ function dependsOn (packageDir, name) {
 }
 
 /**
- * `node_modules/<entry>` → the installed dependencies, one link each, plus `fastify` → the tree itself.
- * `shared` (name → folder) replaces a dependency with the framework's own copy, as npm's de-duplication would in an
- * application: the packages that depend on it are copied into the tree, so that they resolve it there.
+ * `node_modules/<entry>` → the installed dependencies, one link each (a `fastify` among them is left out: the caller
+ * links its own). `shared` (name → folder) replaces a dependency with the framework's own copy, as npm's
+ * de-duplication would in an application: the packages that depend on it are copied into the tree, so that they
+ * resolve it there. With `scopes`, each package of a scope folder (`@scope/`) is judged on its own; otherwise the
+ * scope folder is linked whole.
  */
-function linkDependencies (tree, dependencies, shared = {}) {
+export function linkDependencies (tree, dependencies, { shared = {}, scopes = false } = {}) {
   const modules = path.join(tree, 'node_modules')
   mkdirSync(modules, { recursive: true })
-  for (const entry of readdirSync(dependencies)) {
-    if (entry === 'fastify' || entry.startsWith('.package-lock') || Object.hasOwn(shared, entry)) continue
-    const source = path.join(dependencies, entry)
-    const copy = Object.keys(shared).some((name) => dependsOn(source, name))
-    if (copy) cpSync(source, path.join(modules, entry), { recursive: true })
-    else symlinkSync(source, path.join(modules, entry))
-  }
+  linkEntries(dependencies, modules, shared, scopes)
   for (const [name, folder] of Object.entries(shared)) symlinkSync(folder, path.join(modules, name))
-  symlinkSync('..', path.join(modules, 'fastify'))
+  return modules
+}
+
+function linkEntries (from, to, shared, scopes) {
+  for (const entry of readdirSync(from)) {
+    if (entry === 'fastify' || entry.startsWith('.package-lock') || Object.hasOwn(shared, entry)) continue
+    const source = path.join(from, entry)
+    if (scopes && entry.startsWith('@')) {
+      mkdirSync(path.join(to, entry))
+      linkEntries(source, path.join(to, entry), shared, false)
+      continue
+    }
+    const copy = Object.keys(shared).some((name) => dependsOn(source, name))
+    if (copy) cpSync(source, path.join(to, entry), { recursive: true })
+    else symlinkSync(source, path.join(to, entry))
+  }
 }
 
 function relativeSpecifier (from, to) {
@@ -68,7 +81,8 @@ function shimTypeFolder (tree, target) {
  */
 export function prepareTestTree (tarball, tree, dependencies, target) {
   unpack(tarball, tree)
-  linkDependencies(tree, dependencies, target.shared)
+  linkDependencies(tree, dependencies, { shared: target.shared })
+  symlinkSync('..', path.join(tree, 'node_modules', 'fastify'))
   writeFileSync(path.join(tree, 'fastify.js'), `'use strict'\nmodule.exports = require('${relativeSpecifier(tree, target.main)}')\n`)
   writeFileSync(path.join(tree, 'fastify.d.ts'), typesShim(tree, target))
   shimTypeFolder(tree, target)
@@ -85,4 +99,14 @@ export function preparePristine (tarball, dir, dependencies) {
     typesExportAssignment: true,
     typesFolder: path.join(dir, 'types')
   }
+}
+
+/**
+ * Enclave's build as a target. The tests' Ajv plugins (ajv-errors, ajv-formats…) build code with the `ajv` they
+ * resolve; in an application npm de-duplicates it with Enclave's, so the Enclave tree resolves Enclave's copy
+ * (Fastify's tree keeps the one it uses).
+ */
+export function enclaveTarget () {
+  const enclaveAjv = path.dirname(createRequire(enclaveEntry).resolve('ajv/package.json'))
+  return { main: enclaveEntry, types: enclaveTypes, typesExportAssignment: false, shared: { ajv: enclaveAjv } }
 }

@@ -46,6 +46,7 @@ export function createInstance (userOptions?: unknown): Instance {
     defaultRoute: null,
     applicationHooks: { onReady: [], preClose: [], onListen: [] },
     readyPromise: null,
+    extraServers: [],
     requestIdentity: requestIdentityDefaults(options, logger, enabled),
     initialConfig: initialConfig(options)
   } as unknown as AppState

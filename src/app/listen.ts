@@ -7,7 +7,8 @@ import { codes } from '../core/errors'
 import { warnDeprecated } from '../core/deprecations'
 import { kApp } from '../core/symbols'
 import type { Instance } from '../encapsulation/app-state'
-import { runApplicationHooks } from '../hooks/application-hooks'
+import { startListenHooks } from '../hooks/application-hooks'
+import { bindSecondary, listenOn, localhostAddresses } from './loopback'
 import type { RawServerBase } from '../types/raw'
 
 type ListenCallback = (err: Error | null, address?: string | null) => void
@@ -63,8 +64,8 @@ function normalizeListenArgs (args: unknown[]): { options: ListenOptions, cb: Li
   // a numeric string is a port; anything else goes to Node as given, to be refused there
   if (options.port === undefined || options.port === null) options.port = 0
   else if (typeof options.port === 'string' && options.port.trim() !== '' && !Number.isNaN(Number(options.port))) options.port = Number(options.port)
-  // 'localhost' is bound as 127.0.0.1, so the address a client uses does not depend on resolver order
-  if (options.host === undefined || options.host === null || options.host === 'localhost') options.host = '127.0.0.1'
+  // localhost (the default) is bound as each loopback address it resolves to, once ready (loopback.ts)
+  if (options.host === null || options.host === 'localhost') delete options.host
   return { options, cb }
 }
 
@@ -91,17 +92,28 @@ export const listenInstanceMethods = {
       if (app.listening) throw new codes.FST_ERR_REOPENED_SERVER()
       await this.ready()
       const { listenTextResolver, ...listenOptions } = options
-      await new Promise<void>((resolve, reject) => {
-        app.server.once('error', reject)
-        app.server.listen(listenOptions, () => {
-          app.server.off('error', reject)
-          resolve()
-        })
-      })
+      const log = (server: RawServerBase): string => {
+        const address = formatAddress(server, Boolean(app.options.https))
+        app.logger.info(listenTextResolver !== undefined ? listenTextResolver(address) : `Server listening at ${address}`)
+        return address
+      }
+      const others = listenOptions.host === undefined && listenOptions.path === undefined ? await localhostAddresses() : []
+      if (others.length > 0) listenOptions.host = others.shift()
+      await listenOn(app.server, listenOptions)
       app.listening = true
-      const address = formatAddress(app.server, Boolean(app.options.https))
-      app.logger.info(listenTextResolver !== undefined ? listenTextResolver(address) : `Server listening at ${address}`)
-      await runApplicationHooks(app, 'onListen')
+      const address = log(app.server)
+      // the other addresses of localhost, on the same port (not with a serverFactory: its server is the app's only one)
+      const port = (app.server.address() as AddressInfo).port
+      if (app.options.serverFactory === undefined) {
+        for (const host of others) {
+          const server = await bindSecondary(app, { ...listenOptions, host, port })
+          if (server !== null) log(server)
+        }
+      }
+      startListenHooks(app)
+      // listen() resolves once the hooks that wait on no I/O have run (as in Fastify, where they finish within the
+      // ticks listen() takes to resolve); a hook waiting on I/O goes on in the background
+      await new Promise((resolve) => setImmediate(resolve))
       return address
     })()
     if (cb === undefined) return promise
@@ -110,7 +122,8 @@ export const listenInstanceMethods = {
   },
 
   addresses (this: Instance): Array<AddressInfo | string> {
-    const address = this[kApp].server.address()
-    return address === null ? [] : [address]
+    const app = this[kApp]
+    const addresses: Array<AddressInfo | string | null> = [app.server.address(), ...app.extraServers.map((server) => server.address())]
+    return addresses.filter((address) => address !== null)
   }
 }

@@ -39,7 +39,11 @@ const optionsSchema = {
     // secure-json-parse would treat any other word as 'ignore': a typo must not switch the protection off
     onProtoPoisoning: { type: 'string', enum: ['error', 'remove', 'ignore'] },
     onConstructorPoisoning: { type: 'string', enum: ['error', 'remove', 'ignore'] },
-    constraints: { type: 'object', additionalProperties: { type: 'object' } }
+    // a strategy Fastify 4 accepts: `validate` included (find-my-way calls it on every route's constraint value)
+    constraints: {
+      type: 'object',
+      additionalProperties: { type: 'object', required: ['name', 'storage', 'validate', 'deriveConstraint'] }
+    }
   }
 }
 

@@ -173,18 +173,15 @@ function checkRouterStrategies (given: Record<string, unknown>): void {
   const constraints = (given.constraints ?? {}) as Record<string, unknown>
   for (const [key, strategy] of Object.entries(constraints)) {
     const s = strategy as Record<string, unknown>
-    if (typeof s.name !== 'string' || s.name === '' || typeof s.storage !== 'function' || typeof s.deriveConstraint !== 'function') {
-      throw new codes.FST_ERR_INIT_OPTS_INVALID(`"constraints.${key}" must be a constraint strategy { name, storage(), deriveConstraint() }, got ${describe(s)}`)
+    if (typeof s.name !== 'string' || s.name === '' || typeof s.storage !== 'function' || typeof s.deriveConstraint !== 'function' ||
+      typeof s.validate !== 'function') {
+      throw new codes.FST_ERR_INIT_OPTS_INVALID(`"constraints.${key}" must be a constraint strategy { name, storage(), validate(), deriveConstraint() }, got ${describe(s)}`)
     }
   }
   const versioning = given.versioning as NormalizedOptions['versioning']
   if (versioning === undefined) return
   if (typeof versioning.storage !== 'function' || typeof versioning.deriveVersion !== 'function') {
     throw new codes.FST_ERR_INIT_OPTS_INVALID('"versioning" must be an object { storage(), deriveVersion() }')
-  }
-  // Fastify lets `versioning` silently replace a `version` strategy; two sources for one strategy is a mistake
-  if (Object.values(constraints).some((s) => (s as { name: string }).name === 'version')) {
-    throw new codes.FST_ERR_INIT_OPTS_INVALID('"versioning" and a "version" strategy in "constraints" cannot both be set')
   }
   warnDeprecated('versioningOption')
 }

@@ -6,14 +6,14 @@
  */
 import avvio from 'avvio'
 import { codes } from '../core/errors'
-import { kPluginContext, kApp, kSkipOverride, kDisplayName, kPluginMeta } from '../core/symbols'
+import { kPluginContext, kApp, kSkipOverride, kDisplayName, kPluginMeta, kRegisteredFunction } from '../core/symbols'
 import type { AnyFn } from '../core/types'
 import type { AppState, Instance } from '../encapsulation/app-state'
 import { PluginContext } from '../encapsulation/plugin-context'
 import { copyHooks } from '../hooks/hook-names'
 import { subclassRequest } from '../request/request'
 import { subclassReply } from '../reply/reply'
-import { checkPluginMeta, getPluginName, metaName, skipsOverride, type PluginFunction } from './plugin-meta'
+import { checkPluginMeta, getPluginName, metaName, skipsOverride, warnIfMixedStyles, type PluginFunction } from './plugin-meta'
 
 /** The register options Enclave reads; the rest is the plugin's own. */
 interface RegisterOptions {
@@ -33,6 +33,7 @@ export function joinPrefix (parent: string, prefix: unknown): string {
 /** Creates the child instance a plugin runs in (avvio's `override`). */
 function override (parent: Instance, fn: PluginFunction, opts: RegisterOptions | undefined): Instance {
   const name = getPluginName(fn, opts)
+  warnIfMixedStyles(fn[kRegisteredFunction] ?? fn)
   checkPluginMeta(parent, fn, name)
   const parentContext = parent[kPluginContext]
   const declaredName = metaName(fn)
@@ -82,7 +83,7 @@ function mergeLogSerializers (inherited: Record<string, AnyFn> | undefined, own:
 /**
  * avvio lets a plugin's synchronous throw escape as an uncaught exception (crashing the process); the guard hands
  * it to `done` instead, so `ready()` rejects. It carries the plugin's name, metadata symbols and source, which avvio
- * and `override` read.
+ * and `override` read, and the function itself (`kRegisteredFunction`), whose style `override` checks.
  */
 function guardPlugin (plugin: unknown): unknown {
   if (plugin !== null && typeof plugin === 'object' && typeof (plugin as PromiseLike<unknown>).then === 'function') {
@@ -103,6 +104,7 @@ function guardPlugin (plugin: unknown): unknown {
   const { prototype: _prototype, ...own } = Object.getOwnPropertyDescriptors(plugin)
   Object.defineProperties(guarded, own)
   Object.defineProperty(guarded, 'toString', { value: () => plugin.toString(), configurable: true })
+  Object.defineProperty(guarded, kRegisteredFunction, { value: plugin })
   // read when the plugin loads, as Fastify does: code may mark a plugin after registering it (a hoisted function)
   for (const key of [kSkipOverride, kDisplayName, kPluginMeta]) {
     Object.defineProperty(guarded, key, { get: () => Reflect.get(plugin, key), configurable: true })

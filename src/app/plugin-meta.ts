@@ -5,11 +5,12 @@
 import type semver from 'semver'
 import { lazyModule } from '../core/lazy-module'
 import { codes } from '../core/errors'
-import { kDisplayName, kPluginContext, kPluginMeta, kSkipOverride } from '../core/symbols'
+import { kDisplayName, kPluginContext, kPluginMeta, kRegisteredFunction, kSkipOverride } from '../core/symbols'
 import { FASTIFY_API_VERSION } from '../core/version'
 import type { AnyFn } from '../core/types'
 import type { Instance } from '../encapsulation/app-state'
 import { hasObjectDecorator } from '../encapsulation/decorators'
+import { warnDeprecated } from '../core/deprecations'
 
 interface PluginMeta {
   name?: string
@@ -23,6 +24,7 @@ export type PluginFunction = AnyFn & {
   [kPluginMeta]?: PluginMeta
   [kDisplayName]?: unknown
   [kSkipOverride]?: boolean
+  [kRegisteredFunction]?: PluginFunction
 }
 
 export function getPluginName (fn: PluginFunction, opts?: { name?: unknown }): string {
@@ -33,6 +35,25 @@ export function getPluginName (fn: PluginFunction, opts?: { name?: unknown }): s
   if (opts?.name) return opts.name as string
   if (fn.name) return fn.name
   return fn.toString().split('\n').slice(0, 2).map((s: string) => s.trim()).join(' -- ')
+}
+
+/**
+ * Fastify's FSTWRN002: an async plugin function that also declares a third (`done`) parameter mixes the two plugin
+ * styles. Fastify 4 warns each time such a plugin loads, naming it by its plugin-meta name, display name, the module
+ * it is the export of, or its function name.
+ */
+export function warnIfMixedStyles (fn: PluginFunction): void {
+  if (fn.constructor?.name !== 'AsyncFunction' || fn.length !== 3) return
+  const displayName = fn[kDisplayName]
+  const name = metaName(fn) ?? (displayName ? String(displayName) : undefined) ?? moduleExporting(fn) ?? (fn.name || 'anonymous')
+  warnDeprecated('pluginMixesStyles', name)
+}
+
+/** The path of the loaded CommonJS module whose `module.exports` is `fn`, if any. */
+function moduleExporting (fn: PluginFunction): string | undefined {
+  const cache = typeof require === 'function' ? require.cache : undefined
+  if (cache === undefined) return undefined
+  return Object.keys(cache).find((key) => cache[key]?.exports === fn)
 }
 
 /** The `name` of its plugin-meta: what other plugins' `dependencies` and `hasPlugin()` may name. */

@@ -103,29 +103,38 @@ function trackSessions (server: http2.Http2Server | http2.Http2SecureServer): vo
   })
 }
 
-/** Closes the listening server at `close()`: stops accepting, waits for in-flight requests, drops idle sockets. */
+/**
+ * Closes the listening servers at `close()` (the main one, and those `listen()` added for the other loopback
+ * addresses): stops accepting, waits for in-flight requests, drops idle sockets. `done` follows the main server.
+ */
 export function closeServer (app: AppState, done: (err?: Error) => void): void {
   if (!app.listening) {
     done()
     return
   }
-  const server = app.server as http.Server
+  for (const server of app.extraServers) closeOne(app, server, () => {})
+  app.extraServers = []
+  closeOne(app, app.server, done)
+}
+
+function closeOne (app: AppState, server: RawServerBase, done: (err?: Error) => void): void {
+  const http1 = server as http.Server
   const sessions = openSessions.get(server)
   // In-flight requests may finish, but not forever: past closeTimeout the remaining connections are cut.
   const deadline = app.options.closeTimeout > 0
     ? setTimeout(() => {
       app.logger.warn(`closeTimeout (${app.options.closeTimeout} ms) reached: closing the remaining connections`)
-      if (typeof server.closeAllConnections === 'function') server.closeAllConnections()
+      if (typeof http1.closeAllConnections === 'function') http1.closeAllConnections()
       if (sessions !== undefined) for (const session of sessions) session.destroy()
     }, app.options.closeTimeout)
     : null
-  server.close((err?: NodeJS.ErrnoException) => {
+  http1.close((err?: NodeJS.ErrnoException) => {
     if (deadline !== null) clearTimeout(deadline)
     done(err && err.code !== 'ERR_SERVER_NOT_RUNNING' ? err : undefined)
   })
   const force = app.options.forceCloseConnections
-  if (force === true && typeof server.closeAllConnections === 'function') server.closeAllConnections()
-  else if (force === 'idle' && typeof server.closeIdleConnections === 'function') server.closeIdleConnections()
+  if (force === true && typeof http1.closeAllConnections === 'function') http1.closeAllConnections()
+  else if (force === 'idle' && typeof http1.closeIdleConnections === 'function') http1.closeIdleConnections()
   if (sessions !== undefined) {
     for (const session of sessions) {
       if (force === true) session.destroy()

@@ -1,7 +1,8 @@
 /**
- * The deprecation warnings of Fastify 4 (and its one `FSTWRN` warning about schemas), with its codes and texts: users and tools filter warnings on either, so
- * Enclave emits the same ones for the same deprecated calls (test/compatibility/deprecations.test.ts compares them
- * with fastify@4's). Each is emitted once per process, as Fastify does, except where noted.
+ * The deprecation warnings of Fastify 4, and its `FSTWRN` warnings (a missing schema, a plugin mixing the async and
+ * callback styles), with their codes and texts: users and tools filter warnings on either, so Enclave emits the same
+ * ones for the same calls (test/compatibility/deprecations.test.ts compares them with fastify@4's). Each is emitted
+ * once per process, as Fastify does, except where noted.
  */
 
 interface Deprecation {
@@ -87,6 +88,12 @@ const deprecations = {
     type: 'FastifyWarning',
     everyTime: true,
     text: (part: string) => `The ${part} is missing. This may indicate the schema is not well specified.`
+  },
+  pluginMixesStyles: {
+    code: 'FSTWRN002',
+    type: 'FastifyWarning',
+    everyTime: true,
+    text: (name: string) => `The ${name} plugin being registered mixes async and callback styles, which will result in an error in \`fastify@5\``
   }
 } satisfies Record<string, Deprecation>
 

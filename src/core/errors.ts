@@ -99,7 +99,6 @@ export const codes = {
   FST_ERR_SCH_RESPONSE_SCHEMA_NOT_NESTED_2XX: createError('FST_ERR_SCH_RESPONSE_SCHEMA_NOT_NESTED_2XX', 'response schemas should be nested under a valid status code, e.g { 2xx: { type: "object" } }'),
   FST_ERR_SCH_SERIALIZER_NOT_FN: createError('FST_ERR_SCH_SERIALIZER_NOT_FN', 'The serializer compiler returned %s instead of a function for the %s response schema of %s'),
   FST_ERR_SCH_VALIDATOR_NOT_FN: createError('FST_ERR_SCH_VALIDATOR_NOT_FN', 'The validator compiler returned %s instead of a function for the %s schema of %s'),
-  FST_ERR_SCH_ASYNC_NOT_SUPPORTED: createError('FST_ERR_SCH_ASYNC_NOT_SUPPORTED', 'Asynchronous validation ($async) is not supported in the %s schema of %s: do asynchronous checks in a preHandler hook, which runs after validation'),
   FST_ERR_VALIDATION: createError('FST_ERR_VALIDATION', '%s', 400),
 
   // routes

@@ -54,3 +54,5 @@ export const kDisplayName = Symbol.for('fastify.display-name')
 export const kPluginMeta = Symbol.for('plugin-meta')
 /** On every instance: the plugin-meta names registered in its context and its ancestors (Fastify sets it too). */
 export const kRegisteredPlugins = Symbol.for('registered-plugin')
+/** On the wrapper `register()` puts around a plugin function: the function the user registered. */
+export const kRegisteredFunction = Symbol('enclave.registered-function')

@@ -55,6 +55,8 @@ export interface AppState {
   applicationHooks: Record<ApplicationHookList, ApplicationHookEntry[]>
   readyPromise: Promise<Instance> | null
   server: RawServerBase
+  /** The servers `listen()` added for the other loopback addresses of `localhost` (IPv6 `::1` next to 127.0.0.1). */
+  extraServers: RawServerBase[]
   /** The server's request listener, also what `inject()` dispatches to. */
   handler: RawHandler
   /** Factory-level request id and child logger settings; each route resolves its own from them at ready. */

@@ -69,8 +69,10 @@ function decorateObject (instance: Instance, target: 'request' | 'reply', name: 
   assertNotStarted(instance, String(name), codes.FST_ERR_DEC_AFTER_START)
   const context: PluginContext = instance[kPluginContext]
   const method = typeof value === 'function' || isAccessor(value)
-  // a method an ancestor context decorated may be decorated again here, for this context and its children (Fastify)
-  if (exists(instance, target, name) && !(method && isAncestorMethod(context, target, name))) {
+  // a method an ancestor context decorated may be decorated again here, for this context and its children, and a
+  // function may replace a built-in method (`reply.getHeader`), as in Fastify; fields and accessors stay refused
+  if (exists(instance, target, name) && !(method && isAncestorMethod(context, target, name)) &&
+    !(typeof value === 'function' && isBuiltInMethod(context, target, name))) {
     throw new codes.FST_ERR_DEC_ALREADY_PRESENT(String(name))
   }
   checkDependencies(instance, target, name, dependencies)
@@ -90,6 +92,18 @@ function isAncestorMethod (context: PluginContext, target: 'request' | 'reply', 
   if (Object.hasOwn(prototypeOf(context), name)) return false
   for (let ctx = context.parent; ctx !== null; ctx = ctx.parent) {
     if (Object.hasOwn(prototypeOf(ctx), name)) return true
+  }
+  return false
+}
+
+/** Whether `name` is a method of the framework's own Request/Reply class (below every context's class). */
+function isBuiltInMethod (context: PluginContext, target: 'request' | 'reply', name: string | symbol): boolean {
+  let root = context
+  while (root.parent !== null) root = root.parent
+  const rootPrototype: object = target === 'request' ? root.Request.prototype : root.Reply.prototype
+  for (let proto = Object.getPrototypeOf(rootPrototype); proto !== null && proto !== Object.prototype; proto = Object.getPrototypeOf(proto)) {
+    const descriptor = Object.getOwnPropertyDescriptor(proto, name)
+    if (descriptor !== undefined) return typeof descriptor.value === 'function'
   }
   return false
 }

@@ -1,11 +1,11 @@
 import { isThenable } from '../core/objects'
 import { kPluginContext } from '../core/symbols'
 import type { AnyFn } from '../core/types'
-import type { AppState, ApplicationHookList, Instance } from '../encapsulation/app-state'
+import type { AppState, ApplicationHookEntry, ApplicationHookList, Instance } from '../encapsulation/app-state'
 import type { PluginContext } from '../encapsulation/plugin-context'
 
 /**
- * Runs the application hooks `name` (`onReady`, `preClose`, `onListen`) one after another with `this` = their
+ * Runs the application hooks `name` (`onReady`, `preClose`) one after another with `this` = their
  * instance, in Fastify's order: context by context, depth first from the root, and in a context as they were added
  * (so a hook that fastify-plugin adds to a context runs with that context's).
  */
@@ -18,15 +18,33 @@ export async function runApplicationHooks (app: AppState, name: ApplicationHookL
   visit(app.root[kPluginContext])
   const position = (instance: Instance): number => order.get(instance[kPluginContext]) ?? 0
   const hooks = app.applicationHooks[name].slice().sort((a, b) => position(a.instance) - position(b.instance))
-  for (const { fn, instance } of hooks) {
-    try {
-      await runOne(fn, instance)
-    } catch (err) {
-      // the server listens already: a failing onListen hook is logged (as in Fastify), and the others still run
-      if (name !== 'onListen') throw err
-      app.logger.error({ err }, (err as Error).message)
-    }
+  for (const { fn, instance } of hooks) await runOne(fn, instance)
+}
+
+/**
+ * Starts the `onListen` hooks once the server listens, without waiting for them (as Fastify 4): a
+ * context's hooks run one after another, then its child contexts' start side by side. The server already listens, so
+ * a failing hook is logged and the others still run.
+ */
+export function startListenHooks (app: AppState): void {
+  const own = new Map<PluginContext, ApplicationHookEntry[]>()
+  for (const hook of app.applicationHooks.onListen) {
+    const context = hook.instance[kPluginContext]
+    const list = own.get(context)
+    if (list === undefined) own.set(context, [hook])
+    else list.push(hook)
   }
+  const runContext = async (context: PluginContext): Promise<void> => {
+    for (const { fn, instance } of own.get(context) ?? []) {
+      try {
+        await runOne(fn, instance)
+      } catch (err) {
+        app.logger.error({ err }, (err as Error).message)
+      }
+    }
+    for (const child of context.children) void runContext(child)
+  }
+  if (own.size > 0) void runContext(app.root[kPluginContext])
 }
 
 /** One hook in either style: callback (`done`) or returning a promise. */

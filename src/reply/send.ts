@@ -26,10 +26,6 @@ function withJsonCharset (contentType: string): string {
   return trimmed.endsWith(';') ? trimmed + ' charset=utf-8' : trimmed + '; charset=utf-8'
 }
 
-function isEmptyBody (payload: unknown): boolean {
-  return payload === '' || (Buffer.isBuffer(payload) && payload.length === 0)
-}
-
 /** Streams (node or web) and fetch `Response`s are pre-serialized: they go straight to onSend. */
 function isStreamLike (payload: object): boolean {
   const candidate = payload as { pipe?: unknown, getReader?: unknown }
@@ -154,19 +150,7 @@ function writeResponse (reply: ReplyState, payload: unknown): void {
   const headers = reply[kReplyHeaders]
   const statusCode: number = res.statusCode
   if (statusCode === 204 || statusCode === 304 || (statusCode >= 100 && statusCode < 200)) {
-    // these statuses never carry a body: drop the headers describing one we were given (headers set for an
-    // empty answer, such as a CORS preflight's `content-length: 0`, are the user's choice and stay)
-    // a 304 sent with an empty body keeps `content-length: 0` (@fastify/etag's onSend answers so), as in Fastify
-    const empty304 = statusCode === 304 && isEmptyBody(payload)
-    if (payload !== undefined && payload !== null && !empty304) {
-      delete headers['content-length']
-      delete headers['transfer-encoding']
-      if (statusCode === 204) delete headers['content-type']
-      // a stream sent with such a status is read to its end and dropped, so that its producer finishes (as Fastify)
-      if (typeof (payload as Partial<Readable>).resume === 'function') drain(payload as Readable)
-    }
-    if (empty304) headers['content-length'] = '0'
-    if (writeHead(reply, statusCode, headers)) res.end()
+    writeBodiless(reply, statusCode, payload)
     return
   }
   if (payload === undefined || payload === null) {
@@ -212,6 +196,28 @@ function writeResponse (reply: ReplyState, payload: unknown): void {
   // its own ends with what it sent, as in Fastify: Node writes no body for HEAD on the wire, and inject() shows it.
   if (isHead && reply[kRoute].autoHead) res.end()
   else res.end(payload)
+}
+
+/**
+ * 204, 304 and 1xx answers never carry a body. A 304 sent with a string or Buffer (@fastify/etag's empty string)
+ * announces that payload's length, as Fastify does: a 304 may carry a Content-Length (RFC 9110 §8.6). Otherwise the
+ * headers describing a body we were given are dropped; headers set for an empty answer, such as a CORS preflight's
+ * `content-length: 0`, are the user's choice and stay.
+ */
+function writeBodiless (reply: ReplyState, statusCode: number, payload: unknown): void {
+  const headers = reply[kReplyHeaders]
+  if (statusCode === 304 && (typeof payload === 'string' || Buffer.isBuffer(payload))) {
+    const given = headers['content-length']
+    const length = Buffer.byteLength(payload)
+    if (given === undefined || (Number(given) !== length && reply.request.raw.method !== 'HEAD')) headers['content-length'] = String(length)
+  } else if (payload !== undefined && payload !== null) {
+    delete headers['content-length']
+    delete headers['transfer-encoding']
+    if (statusCode === 204) delete headers['content-type']
+    // a stream sent with such a status is read to its end and dropped, so that its producer finishes (as Fastify)
+    if (typeof (payload as Partial<Readable>).resume === 'function') drain(payload as Readable)
+  }
+  if (writeHead(reply, statusCode, headers)) reply.raw.end()
 }
 
 /** Last resort for an error body whose onSend hooks failed: written without hooks; failing here ends the socket. */
@@ -296,13 +302,14 @@ function sendStream (reply: ReplyState, payload: Readable): void {
   let sourceDone = false
   finished(payload, (err) => {
     sourceDone = true
-    if (err && (err as NodeJS.ErrnoException).code !== 'ERR_STREAM_PREMATURE_CLOSE') {
-      if (res.headersSent) {
-        reply.log.warn({ err }, 'response terminated with an error with headers already sent')
-        res.destroy()
-      } else {
-        handleError(reply, err)
-      }
+    // a source destroyed before its end (e.g. by pump, when a stream it feeds fails) is a failure too, as in Fastify;
+    // once the client has gone, the source was released by us and nothing is left to answer
+    if (!err || res.destroyed || res.writableFinished) return
+    if (res.headersSent) {
+      logStreamFailure(reply, err as NodeJS.ErrnoException)
+      res.destroy()
+    } else {
+      handleError(reply, err)
     }
   })
   finished(res, () => {
@@ -318,6 +325,12 @@ function sendStream (reply: ReplyState, payload: Readable): void {
   // the response ends only once the trailers are known; a stream's trailer functions get `null` as payload
   payload.once('end', () => endWithTrailers(reply, null))
   payload.pipe(res, { end: false })
+}
+
+/** A response stream that failed once its headers were out: logged in Fastify's words; a premature close is no error. */
+function logStreamFailure (reply: ReplyState, err: NodeJS.ErrnoException): void {
+  if (err.code !== 'ERR_STREAM_PREMATURE_CLOSE') reply.log.warn({ err }, 'response terminated with an error with headers already sent')
+  else if (reply[kRoute].instance[kApp].requestLogging) reply.log.info({ res: reply.raw }, 'stream closed prematurely')
 }
 
 function ignoreStreamEnd (): void {}

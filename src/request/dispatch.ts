@@ -20,11 +20,17 @@ type RawRequest = IncomingMessage & { originalUrl?: string }
 const closingBody = earlyErrorBody(503, statusText(503))
 const unsupportedVersionBody = earlyErrorBody(505, statusText(505))
 
-/** The HTTP major versions the server answers: 1 on an HTTP/1 server; 2 on an HTTP/2 one, and 1 with `allowHTTP1`. */
-function acceptedVersions (app: AppState): { http1: boolean, http2: boolean } {
-  if (!app.options.http2) return { http1: true, http2: false }
+/**
+ * The HTTP versions the server answers, as `req.httpVersion` spells them: 1.0 and 1.1 on an HTTP/1 server; 2.0 on an
+ * HTTP/2 one, and 1.x too with `allowHTTP1`. Null (answer every version) with a `serverFactory`, whose server may
+ * speak anything, as Fastify does. The string is what is checked, as in Fastify: requests emitted by plugins (such as
+ * @fastify/websocket's injectWS upgrade) carry only `httpVersion`.
+ */
+function acceptedVersions (app: AppState): Set<string> | null {
+  if (app.options.serverFactory !== undefined) return null
+  if (!app.options.http2) return new Set(['1.0', '1.1'])
   const https = app.options.https as { allowHTTP1?: unknown } | null | undefined
-  return { http1: https?.allowHTTP1 === true, http2: true }
+  return new Set(https?.allowHTTP1 === true ? ['2.0', '1.0', '1.1'] : ['2.0'])
 }
 
 /** Builds the `(req, res)` listener of the HTTP server for one application. */
@@ -34,23 +40,23 @@ export function createRequestHandler (app: AppState): RawHandler {
   const versions = acceptedVersions(app)
 
   return function handleRequest (req: RawRequest, res: ServerResponse): void {
-    const major = req.httpVersionMajor
-    if (major === 1 ? !versions.http1 || req.httpVersionMinor > 1 : major !== 2 || !versions.http2) {
+    if (versions !== null && !versions.has(req.httpVersion)) {
       // HTTP/0.9 request lines, HTTP/2.0 sent to an HTTP/1 server: answered as Fastify does, then the socket closes
       unsupportedVersion(app, res)
       return
     }
     if (app.closing) {
       // HTTP/2 has no Connection header (setting one throws): its session is closed by the server's close()
+      const http1 = req.httpVersion !== '2.0'
       if (app.options.return503OnClosing) {
-        res.writeHead(503, major === 1
+        res.writeHead(503, http1
           ? { 'content-type': 'application/json', 'content-length': String(closingBody.length), connection: 'close' }
           : { 'content-type': 'application/json', 'content-length': String(closingBody.length) })
         res.end(closingBody)
         app.logger.info({ res }, 'request aborted - refusing to accept new requests as server is closing')
         return
       }
-      if (major === 1) res.setHeader('connection', 'close')
+      if (http1) res.setHeader('connection', 'close')
     }
     if (rewriteUrl !== undefined && !rewrite(app, rewriteUrl, req, res)) return
     if (!app.hasConstraints) {

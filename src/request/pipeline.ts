@@ -160,22 +160,35 @@ function afterPreValidation (err: unknown, request: RequestState, reply: ReplySt
     return
   }
   const route = request[kRoute]
-  if (route.validation !== null) {
-    let validationError: Error | undefined
-    try {
-      validationError = validateRequest(route.validation, request, route.instance)
-    } catch (err) {
-      // a throwing schema error formatter, a validator compiler that gave no function: a 500, not a 400
-      reply[kReplySendError](err)
+  if (route.validation === null) {
+    runPreHandler(request, reply)
+    return
+  }
+  let outcome: ReturnType<typeof validateRequest>
+  try {
+    outcome = validateRequest(route.validation, request, route.instance)
+  } catch (err) {
+    // a throwing schema error formatter, a validator compiler that gave no function: a 500, not a 400
+    reply[kReplySendError](err)
+    return
+  }
+  if (!isThenable(outcome)) {
+    afterValidation(outcome, request, reply)
+    return
+  }
+  outcome.then(
+    (validationError) => { if (!isAnswered(reply)) afterValidation(validationError, request, reply) },
+    (err: unknown) => { if (!isAnswered(reply)) reply[kReplySendError](err) }
+  )
+}
+
+function afterValidation (validationError: Error | undefined, request: RequestState, reply: ReplyState): void {
+  if (validationError !== undefined) {
+    if (!request[kRoute].attachValidation) {
+      reply.send(validationError)
       return
     }
-    if (validationError !== undefined) {
-      if (!route.attachValidation) {
-        reply.send(validationError)
-        return
-      }
-      request.validationError = validationError
-    }
+    request.validationError = validationError
   }
   runPreHandler(request, reply)
 }

@@ -136,14 +136,15 @@ Object.defineProperties(Request.prototype, {
       // a not-found handler is no route: Fastify reports no method, url or config of its own
       const isRoute = !route.isNotFound
       const options = {
-        method: isRoute ? route.method : undefined,
+        method: isRoute ? route.config.method : undefined,
         url: isRoute ? route.url : undefined,
         bodyLimit: route.bodyLimit,
         attachValidation: isRoute ? route.attachValidation : undefined,
         logLevel: route.logLevel,
         exposeHeadRoute: isRoute ? given.exposeHeadRoute ?? route.instance[kApp].options.exposeHeadRoutes : undefined,
         prefixTrailingSlash: isRoute ? given.prefixTrailingSlash ?? 'both' : undefined,
-        version: given.version ?? given.constraints?.version,
+        // a versioned route reports the version the request asked for (`Accept-Version: 1.x`), as Fastify does
+        version: (given.version ?? given.constraints?.version) === undefined ? undefined : this.raw.headers['accept-version'],
         handler: route.handler
       }
       // config and schema are the route's own objects, reachable but not listed (as in Fastify); the rest is frozen:
@@ -168,7 +169,7 @@ Object.defineProperties(Request.prototype, {
   routerMethod: {
     get () {
       warnDeprecated('routerMethod')
-      return this[kRoute].isNotFound ? undefined : this[kRoute].method
+      return this[kRoute].isNotFound ? undefined : this[kRoute].config.method
     }
   },
   routeSchema: {

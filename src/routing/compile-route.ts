@@ -31,8 +31,9 @@ function compileRoute (record: RouteRecord, bodyLimit: number, identity: Request
     method: record.method,
     url: record.url,
     options,
-    // a not-found handler's options carry internal markers (isDefault): its config is empty, as in Fastify
-    config: record.isNotFound ? {} : { ...options.config, url: record.url, method: record.method },
+    // a not-found handler's options carry internal markers (isDefault): its config is empty, as in Fastify. The
+    // method is the route's as declared (an array for a route of several methods), as Fastify reports it
+    config: record.isNotFound ? {} : { ...options.config, url: record.url, method: options.method },
     schema: options.schema,
     handler: options.handler,
     instance,

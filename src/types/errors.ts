@@ -1,46 +1,32 @@
 /**
- * Error types: the errors Enclave creates (each with a stable `FST_ERR_*` code, the same codes as Fastify 4), and
- * the validation details a failed schema validation carries.
+ * Error types. Enclave builds its errors with `@fastify/error`, as Fastify does: each has a stable `FST_ERR_*`
+ * code (the same codes as Fastify 4) and the status it answers with. A validation error also carries the failures
+ * and the request part, which this module adds to `@fastify/error`'s `FastifyError`, as Fastify does.
  */
+import type { FastifyError, FastifyErrorConstructor } from '@fastify/error'
 import type { codes } from '../core/errors'
+import type { FastifySchemaValidationError, SchemaErrorDataVar } from './compilers'
 
-/** One validation failure, in Ajv's error format. */
-export interface ValidationResult {
-  keyword: string
-  instancePath: string
-  schemaPath: string
-  params: Record<string, unknown>
-  message?: string
+declare module '@fastify/error' {
+  interface FastifyError {
+    /** The request part whose validation failed. */
+    validationContext?: SchemaErrorDataVar
+    /** The validation failures, when schema validation rejected the request. */
+    validation?: FastifySchemaValidationError[]
+  }
 }
 
-/** The request part a validation error comes from. */
-export type SchemaErrorDataVar = 'body' | 'headers' | 'params' | 'querystring'
-
-/**
- * An error as error handlers and `onError` hooks receive it. Errors created by Enclave have a `code` and the
- * `statusCode` they answer with; a validation error also has `validation` and `validationContext`.
- */
-export interface EnclaveError extends Error {
-  /** `FST_ERR_*` for errors created by Enclave; whatever the thrower set otherwise. */
-  code: string
-  /** The HTTP status the default error handler answers with (500 when absent or below 400). */
-  statusCode?: number
-  /** The validation failures, when schema validation rejected the request. */
-  validation?: ValidationResult[]
-  /** The request part whose validation failed. */
-  validationContext?: SchemaErrorDataVar
-}
-
-/** The class of one error code: callable with or without `new`; the arguments fill the message template. */
-export interface EnclaveErrorConstructor {
-  new (...args: unknown[]): EnclaveError
-  (...args: unknown[]): EnclaveError
-  readonly prototype: EnclaveError
-  readonly code: string
-}
+export type { FastifyError }
 
 /** The name of every error code Enclave can raise. */
 export type EnclaveErrorCodeName = keyof typeof codes
 
-/** The registry of error classes exported as `enclave.errorCodes`, keyed by code name. */
-export type EnclaveErrorCodes = { readonly [Code in EnclaveErrorCodeName]: EnclaveErrorConstructor }
+/** The registry of error classes exported as `errorCodes`, keyed by code name. */
+export type FastifyErrorCodes = Record<EnclaveErrorCodeName, FastifyErrorConstructor>
+
+/** @deprecated Use {@link FastifySchemaValidationError}. */
+export type ValidationResult = FastifySchemaValidationError
+
+/** Enclave's names for the error types. */
+export type EnclaveError = FastifyError
+export type EnclaveErrorCodes = FastifyErrorCodes

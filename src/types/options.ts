@@ -1,88 +1,74 @@
 /**
  * Factory options (`enclave(options)`) and `listen()` options. The factory rejects an unknown option name or a
  * value of the wrong type at construction (`FST_ERR_INIT_OPTS_INVALID`); these types catch the same at compile time.
+ * The server type follows the options: `https` gives an HTTPS server, `http2: true` an HTTP/2 one (see factory.ts).
  */
 import type { Socket } from 'node:net'
 import type * as http from 'node:http'
 import type * as https from 'node:https'
-import type { EnclaveInstance } from './instance'
-import type { EnclaveRequest } from './request'
-import type { EnclaveReply } from './reply'
-import type { EnclaveError } from './errors'
-import type { ChildLoggerFactory, EnclaveBaseLogger, EnclaveLoggerOptions } from './logger'
-import type { AjvServerOptions, SchemaControllerOptions, SchemaErrorFormatter, SerializerServerOptions } from './compilers'
-import type { RawRequestDefault, RawServerBase } from './raw'
-import type { PoisoningAction } from './content-type-parser'
+import type * as http2 from 'node:http2'
+import type { ConstraintStrategy, HTTPVersion } from 'find-my-way'
+import type { FastifyError } from './errors'
+import type { FastifyInstance } from './instance'
+import type { FastifyRequest, RequestGenericInterface } from './request'
+import type { FastifyReply } from './reply'
+import type { FastifyContextConfig } from './context'
+import type { FastifyBaseLogger, FastifyLoggerOptions, PinoLoggerOptions } from './logger'
+import type { AjvServerOptions, FastifySchema, FastifySchemaControllerOptions, SchemaErrorFormatter, SerializerServerOptions } from './compilers'
+import type { ConstructorAction, ProtoAction } from './content-type-parser'
+import type { FastifyServerFactory } from './server-factory'
+import type { FastifyTypeProvider, FastifyTypeProviderDefault } from './type-provider'
+import type { RawReplyDefaultExpression, RawRequestDefaultExpression, RawServerBase, RawServerDefault } from './raw'
 
-/** A custom route constraint (`addConstraintStrategy`): how to store handlers and derive a request's value. */
-export interface ConstraintStrategy<Value = unknown> {
-  name: string
-  storage(): { get(value: Value): unknown, set(value: Value, store: unknown): void }
-  deriveConstraint(request: RawRequestDefault, ctx?: unknown, done?: (err: Error | null, value?: Value) => void): Value | undefined
-  mustMatchWhenDerived?: boolean
-  validate?(value: unknown): void
+/** find-my-way's HTTP version of a server type (its constraint strategies are typed by it). */
+export type FindMyWayVersion<RawServer extends RawServerBase> = RawServer extends http.Server ? HTTPVersion.V1 : HTTPVersion.V2
+
+/** An error of a client connection, as `clientErrorHandler` receives it. */
+export interface ConnectionError extends Error {
+  code: string
+  bytesParsed: number
+  rawPacket: { type: string, data: number[] }
 }
 
+type TrustProxyFunction = (address: string, hop: number) => boolean
+
 /** The factory options. */
-export interface EnclaveOptions {
-  /** `true` for a pino logger, pino options, or a logger instance with pino's methods. Default `false`. */
-  logger?: boolean | EnclaveLoggerOptions | EnclaveBaseLogger
-  /** Do not log each request and response. */
-  disableRequestLogging?: boolean
-  /** Largest request body, in bytes (default 1 MiB). */
-  bodyLimit?: number
-  caseSensitive?: boolean
+export interface FastifyServerOptions<RawServer extends RawServerBase = RawServerDefault, Logger extends FastifyBaseLogger = FastifyBaseLogger> {
   ignoreTrailingSlash?: boolean
   ignoreDuplicateSlashes?: boolean
+  connectionTimeout?: number
+  keepAliveTimeout?: number
+  maxRequestsPerSocket?: number
+  forceCloseConnections?: boolean | 'idle'
+  requestTimeout?: number
+  /** Milliseconds a plugin may take to load. */
+  pluginTimeout?: number
+  /** Largest request body, in bytes (default 1 MiB). */
+  bodyLimit?: number
   maxParamLength?: number
-  /** Trust `X-Forwarded-*` headers: all, a hop count, addresses/subnets, or a predicate. */
-  trustProxy?: boolean | number | string | string[] | ((address: string, hop: number) => boolean)
-  genReqId?: (rawRequest: RawRequestDefault) => string
+  /** Do not log each request and response. */
+  disableRequestLogging?: boolean
+  exposeHeadRoutes?: boolean
+  onProtoPoisoning?: ProtoAction
+  onConstructorPoisoning?: ConstructorAction
+  /** `true` for a pino logger, pino options, or a logger instance with pino's methods. Default `false`. */
+  logger?: boolean | (FastifyLoggerOptions<RawServer> & PinoLoggerOptions) | Logger
+  /** fast-json-stringify options of the default serializer compiler. */
+  serializerOpts?: SerializerServerOptions
+  /** Builds the server from Enclave's request listener. */
+  serverFactory?: FastifyServerFactory<RawServer>
+  caseSensitive?: boolean
+  allowUnsafeRegex?: boolean
   /** The header carrying a request id to reuse, or `false`. */
   requestIdHeader?: string | false
   requestIdLogLabel?: string
-  onProtoPoisoning?: PoisoningAction
-  onConstructorPoisoning?: PoisoningAction
-  /** Milliseconds a plugin may take to load. */
-  pluginTimeout?: number
-  return503OnClosing?: boolean
-  exposeHeadRoutes?: boolean
-  https?: https.ServerOptions | null
-  http2?: boolean
-  http2SessionTimeout?: number
-  connectionTimeout?: number
-  keepAliveTimeout?: number
-  requestTimeout?: number
-  maxRequestsPerSocket?: number
-  forceCloseConnections?: boolean | 'idle'
-  /**
-   * Enclave: how long `close()` lets in-flight requests finish before cutting the remaining connections (ms).
-   * Default 10000; 0 waits without limit, as Fastify 4 does.
-   */
-  closeTimeout?: number
-  /** Builds the server from Enclave's request listener. */
-  serverFactory?: (handler: http.RequestListener, opts: EnclaveOptions) => RawServerBase
-  querystringParser?: (querystring: string) => Record<string, unknown>
-  /** Rewrites the URL before routing; `this` is the root instance. */
-  rewriteUrl?: (this: EnclaveInstance, rawRequest: RawRequestDefault) => string
-  /** Handles routing errors (bad URL, too long parameter) instead of the default 400. */
-  frameworkErrors?: (error: EnclaveError, request: EnclaveRequest, reply: EnclaveReply) => void
-  /** Answers client errors (malformed HTTP) on the socket. */
-  clientErrorHandler?: (error: Error & { code?: string }, socket: Socket) => void
-  constraints?: Record<string, ConstraintStrategy<any>>
-  allowUnsafeRegex?: boolean
   useSemicolonDelimiter?: boolean
   /** Accept `{ name: { type: 'string' } }` as the properties of an object schema (default `true`). */
   jsonShorthand?: boolean
-  /** Ajv options and plugins of the default validator compiler. */
-  ajv?: AjvServerOptions
-  /** Alias of `ajv`. */
-  validator?: AjvServerOptions
-  /** fast-json-stringify options of the default serializer compiler. */
-  serializerOpts?: SerializerServerOptions
-  schemaController?: SchemaControllerOptions
-  schemaErrorFormatter?: SchemaErrorFormatter
-  childLoggerFactory?: ChildLoggerFactory
+  genReqId?: (req: RawRequestDefaultExpression<RawServer>) => string
+  /** Trust `X-Forwarded-*` headers: all, a hop count, addresses/subnets, or a predicate. */
+  trustProxy?: boolean | string | string[] | number | TrustProxyFunction
+  querystringParser?: (str: string) => { [key: string]: unknown }
   /**
    * Enclave only: keep the validators and serializers Enclave generates as code in `dir`, and load them on the next
    * start instead of generating and compiling them again (build it at image-build time with `enclave precompile`).
@@ -94,11 +80,70 @@ export interface EnclaveOptions {
    * `undefined` for a request that asks for none (only those reach unversioned routes).
    * @deprecated Use `constraints: { version }` (Fastify's FSTDEP009).
    */
-  versioning?: { storage(): unknown, deriveVersion(request: RawRequestDefault, ctx?: unknown): string | undefined }
+  versioning?: {
+    storage(): {
+      get(version: string): string | null | unknown
+      set(version: string, store: any): void
+      del?(version: string): void
+      empty?(): void
+    }
+    /** The raw request (Fastify types it `Object`); a method, so a function typed for Fastify still fits. */
+    deriveVersion<Context>(req: RawRequestDefaultExpression<RawServer>, ctx?: Context): string | undefined
+  }
+  /** Custom route constraints by name (`addConstraintStrategy` adds one later). */
+  constraints?: { [name: string]: ConstraintStrategy<FindMyWayVersion<RawServer>, unknown> }
+  schemaController?: FastifySchemaControllerOptions
+  return503OnClosing?: boolean
+  /** Ajv options and plugins of the default validator compiler. */
+  ajv?: AjvServerOptions
+  /** Enclave: alias of `ajv`. */
+  validator?: AjvServerOptions
+  /** Handles routing errors (bad URL, too long parameter) instead of the default 400. */
+  frameworkErrors?: <RequestGeneric extends RequestGenericInterface = RequestGenericInterface, TypeProvider extends FastifyTypeProvider = FastifyTypeProviderDefault, SchemaCompiler extends FastifySchema = FastifySchema>(
+    error: FastifyError,
+    req: FastifyRequest<RequestGeneric, RawServer, RawRequestDefaultExpression<RawServer>, FastifySchema, TypeProvider>,
+    res: FastifyReply<RawServer, RawRequestDefaultExpression<RawServer>, RawReplyDefaultExpression<RawServer>, RequestGeneric, FastifyContextConfig, SchemaCompiler, TypeProvider>
+  ) => void
+  /** Rewrites the URL before routing; `this` is the root instance. */
+  rewriteUrl?: (
+    this: FastifyInstance<RawServer, RawRequestDefaultExpression<RawServer>, RawReplyDefaultExpression<RawServer>, Logger, FastifyTypeProviderDefault>,
+    req: RawRequestDefaultExpression<RawServer>
+  ) => string
+  schemaErrorFormatter?: SchemaErrorFormatter
+  /** Answers client errors (malformed HTTP) on the socket. */
+  clientErrorHandler?: (error: ConnectionError, socket: Socket) => void
+  /** HTTPS server options (see the HTTPS and HTTP/2 option types). */
+  https?: https.ServerOptions | http2.SecureServerOptions | null
+  /** Serve HTTP/2 (with `https`, HTTP/2 over TLS). */
+  http2?: boolean
+  http2SessionTimeout?: number
+  /** Node's `http.createServer` options. */
+  http?: http.ServerOptions | null
+  /**
+   * Enclave: how long `close()` lets in-flight requests finish before cutting the remaining connections (ms).
+   * Default 10000; 0 waits without limit, as Fastify 4 does.
+   */
+  closeTimeout?: number
 }
 
+/** Options giving an HTTP/1.1 server. */
+export type FastifyHttpOptions<Server extends http.Server, Logger extends FastifyBaseLogger = FastifyBaseLogger> =
+  FastifyServerOptions<Server, Logger> & { http?: http.ServerOptions | null }
+
+/** Options giving an HTTPS server. */
+export type FastifyHttpsOptions<Server extends https.Server, Logger extends FastifyBaseLogger = FastifyBaseLogger> =
+  FastifyServerOptions<Server, Logger> & { https: https.ServerOptions | null }
+
+/** Options giving an HTTP/2 server without TLS. */
+export type FastifyHttp2Options<Server extends http2.Http2Server, Logger extends FastifyBaseLogger = FastifyBaseLogger> =
+  FastifyServerOptions<Server, Logger> & { http2: true, http2SessionTimeout?: number }
+
+/** Options giving an HTTP/2 server over TLS. */
+export type FastifyHttp2SecureOptions<Server extends http2.Http2SecureServer, Logger extends FastifyBaseLogger = FastifyBaseLogger> =
+  FastifyServerOptions<Server, Logger> & { http2: true, https: http2.SecureServerOptions, http2SessionTimeout?: number }
+
 /** The options of `listen()`: Node's `server.listen` options plus a log text resolver. */
-export interface ListenOptions {
+export interface FastifyListenOptions {
   /** Default 0 (a free port). */
   port?: number
   /** Default `'localhost'`. */
@@ -110,14 +155,12 @@ export interface ListenOptions {
   readableAll?: boolean
   writableAll?: boolean
   ipv6Only?: boolean
+  /** Closes the instance when aborted. */
   signal?: AbortSignal
   /** The text logged once listening. */
   listenTextResolver?: (address: string) => string
 }
 
-/** An address the server listens on. */
-export interface ListenAddress {
-  address: string
-  family: string
-  port: number
-}
+/** Enclave's names for the option types. */
+export type EnclaveOptions = FastifyServerOptions
+export type ListenOptions = FastifyListenOptions

@@ -1,98 +1,126 @@
 /**
- * The reply object. `send()` is checked against the route's response schemas: its payload must be one of the
- * declared payload types, and after `code(404)` the payload type declared for 404 (or `4xx`, or `default`).
+ * The reply object. `send()` is checked against the route's reply type: its generic's `Reply`, or its response
+ * schemas through the type provider. After `code(404)`, only the payload declared for 404 (or `4xx`, or
+ * `default`) is accepted.
  *
  * Add decorators to it by declaration merging:
- * `declare module 'enclave' { interface EnclaveReply { html(markup: string): EnclaveReply } }`.
+ * `declare module 'fastify' { interface FastifyReply { html(markup: string): FastifyReply } }` (or `'enclave'`).
  */
-import type { EnclaveInstance } from './instance'
-import type { EnclaveBaseLogger } from './logger'
-import type { RawReplyDefault } from './raw'
-import type { EnclaveContextConfig, EnclaveRequest, RequestRouteOptions } from './request'
-import type { SerializerFunction } from './compilers'
-import type { ReplyPayload, RouteGenericForStatus, RouteGenericInterface } from './route-generic'
+import type { Buffer } from 'node:buffer'
+import type { FastifyInstance } from './instance'
+import type { FastifyBaseLogger } from './logger'
+import type { FastifyReplyContext } from './context'
+import type { FastifyRequest, RequestRouteOptions } from './request'
+import type { FastifySchema } from './compilers'
+import type { RouteGenericInterface } from './route-generic'
+import type {
+  FastifyReplyType, FastifyTypeProvider, FastifyTypeProviderDefault, ResolveFastifyReplyType, ResolveReplyTypeWithRouteGeneric
+} from './type-provider'
+import type { RawReplyDefaultExpression, RawRequestDefaultExpression, RawServerBase, RawServerDefault } from './raw'
+import type { ContextConfigDefault, HttpHeader, ReplyKeysToCodes } from './utils'
 
-/** A reply of any route (what a handler may return instead of a payload). */
-export type AnyReply = EnclaveReply<any, any>
-
-/** Computes the value of a trailer once the payload has been sent. */
-export type TrailerFunction = (
-  reply: AnyReply,
-  payload: string | Buffer | null,
-  done: (err: Error | null, value?: string) => void
-) => void | Promise<string>
+export type { ReplyGenericInterface } from './route-generic'
+export type { ResolveReplyTypeWithRouteGeneric } from './type-provider'
 
 /**
- * The reply object.
- *
- * @typeParam G - the route generic: its `Reply` types `send()` and the handler's return value.
- * @typeParam ContextConfig - the type of the route's `config`.
+ * What every reply has: a handler may return its reply (having sent with it) instead of a payload. Structural rather
+ * than `FastifyReply<any, …>`, which would make the checker relate the request and reply types of every route.
  */
-export interface EnclaveReply<G extends RouteGenericInterface = RouteGenericInterface, ContextConfig = EnclaveContextConfig> {
+export interface AnyReply {
+  readonly raw: unknown
+  sent: boolean
+  hijack(): unknown
+}
+
+/** A serializer compiled for a schema: data in, JSON text out. */
+type SerializationFunction = (payload: { [key: string]: unknown }) => string
+
+/**
+ * The reply object: Node's response (`raw`) with the sending API.
+ *
+ * @typeParam RouteGeneric - the route generic: its `Reply` types `send()` and the handler's return value.
+ * @typeParam SchemaCompiler - the route's schema, whose `response` types the reply when the generic does not.
+ * @typeParam ReplyType - what `send()` accepts (computed from the above; `code()` narrows it).
+ */
+export interface FastifyReply<
+  RawServer extends RawServerBase = RawServerDefault,
+  RawRequest extends RawRequestDefaultExpression<RawServer> = RawRequestDefaultExpression<RawServer>,
+  RawReply extends RawReplyDefaultExpression<RawServer> = RawReplyDefaultExpression<RawServer>,
+  RouteGeneric extends RouteGenericInterface = RouteGenericInterface,
+  ContextConfig = ContextConfigDefault,
+  SchemaCompiler extends FastifySchema = FastifySchema,
+  TypeProvider extends FastifyTypeProvider = FastifyTypeProviderDefault,
+  ReplyType extends FastifyReplyType = ResolveFastifyReplyType<TypeProvider, SchemaCompiler, RouteGeneric>
+> {
   /** Node's server response. */
-  raw: RawReplyDefault
-  /** The request this reply answers. */
-  request: EnclaveRequest<G, ContextConfig>
-  /** The instance of the encapsulation context the route belongs to. */
-  server: EnclaveInstance
+  raw: RawReply
+  /** @deprecated Use `routeOptions.config`. */
+  context: FastifyReplyContext<ContextConfig>
+  /** The route's options. */
+  readonly routeOptions: Readonly<RequestRouteOptions<ContextConfig, SchemaCompiler>>
+  /** Milliseconds since the request was received. */
+  elapsedTime: number
   /** The request's logger. */
-  log: EnclaveBaseLogger
+  log: FastifyBaseLogger
+  /** The request this reply answers. */
+  request: FastifyRequest<RouteGeneric, RawServer, RawRequest, SchemaCompiler, TypeProvider>
+  /** The instance of the encapsulation context the route belongs to. */
+  server: FastifyInstance
+  /** Sets the status code; the following `send()` is checked against that code's reply type. */
+  code<Code extends ReplyKeysToCodes<keyof RouteGeneric['Reply']>>(statusCode: Code): FastifyReply<RawServer, RawRequest, RawReply, RouteGeneric, ContextConfig, SchemaCompiler, TypeProvider, ResolveReplyTypeWithRouteGeneric<RouteGeneric['Reply'], Code, SchemaCompiler, TypeProvider>>
+  /** Alias of `code()`. */
+  status<Code extends ReplyKeysToCodes<keyof RouteGeneric['Reply']>>(statusCode: Code): FastifyReply<RawServer, RawRequest, RawReply, RouteGeneric, ContextConfig, SchemaCompiler, TypeProvider, ResolveReplyTypeWithRouteGeneric<RouteGeneric['Reply'], Code, SchemaCompiler, TypeProvider>>
   /** The status code to send (200 by default); setting it is the same as `code()`. */
   statusCode: number
   /** Whether the response has been sent (or the reply hijacked). Only `true` may be assigned. */
   sent: boolean
-  /** Milliseconds since the request was received. */
-  readonly elapsedTime: number
-  /** The route's options. */
-  readonly routeOptions: Readonly<RequestRouteOptions<ContextConfig>>
-  /** @deprecated Use `routeOptions.config`. */
-  readonly context: { config: ContextConfig }
-
-  /** Sets the status code; the following `send()` is checked against that code's response schema. */
-  code<Code extends number>(statusCode: Code): EnclaveReply<RouteGenericForStatus<G, Code>, ContextConfig>
-  /** Alias of `code()`. */
-  status<Code extends number>(statusCode: Code): EnclaveReply<RouteGenericForStatus<G, Code>, ContextConfig>
   /**
    * Sends the payload: an object or array is serialized (with the response schema of the status code when there is
    * one), a string, Buffer, typed array or stream is sent as it is, an Error goes to the error handler.
    */
-  send(payload?: ReplyPayload<G> | Error): this
+  send(payload?: ReplyType): FastifyReply<RawServer, RawRequest, RawReply, RouteGeneric, ContextConfig, SchemaCompiler, TypeProvider>
   /** Sets one header. */
-  header(name: string, value: unknown): this
+  header(key: HttpHeader, value: any): FastifyReply<RawServer, RawRequest, RawReply, RouteGeneric, ContextConfig, SchemaCompiler, TypeProvider>
   /** Sets several headers. */
-  headers(values: Record<string, unknown>): this
-  getHeader(name: string): number | string | string[] | undefined
-  getHeaders(): Record<string, number | string | string[] | undefined>
-  removeHeader(name: string): this
-  hasHeader(name: string): boolean
-  /** Adds an HTTP trailer, computed after the payload. */
-  trailer(name: string, fn: TrailerFunction): this
-  hasTrailer(name: string): boolean
-  removeTrailer(name: string): this
-  /** Redirects to `url` (302 unless a code is given or already set). */
-  redirect(url: string, statusCode?: number): this
+  headers(values: Partial<Record<HttpHeader, number | string | string[] | undefined>>): FastifyReply<RawServer, RawRequest, RawReply, RouteGeneric, ContextConfig, SchemaCompiler, TypeProvider>
+  getHeader(key: HttpHeader): number | string | string[] | undefined
+  getHeaders(): Record<HttpHeader, number | string | string[] | undefined>
+  removeHeader(key: HttpHeader): FastifyReply<RawServer, RawRequest, RawReply, RouteGeneric, ContextConfig, SchemaCompiler, TypeProvider>
+  hasHeader(key: HttpHeader): boolean
   /** @deprecated Use `redirect(url, statusCode)`. */
-  redirect(statusCode: number, url: string): this
+  redirect(statusCode: number, url: string): FastifyReply<RawServer, RawRequest, RawReply, RouteGeneric, ContextConfig, SchemaCompiler, TypeProvider>
+  /** Redirects to `url` (302 unless a code is given or already set). */
+  redirect(url: string, statusCode?: number): FastifyReply<RawServer, RawRequest, RawReply, RouteGeneric, ContextConfig, SchemaCompiler, TypeProvider>
+  /** Tells Enclave the response is written by hand on `reply.raw`: no hooks or sending after this. */
+  hijack(): FastifyReply<RawServer, RawRequest, RawReply, RouteGeneric, ContextConfig, SchemaCompiler, TypeProvider>
   /** Answers with the not-found handler of the encapsulation context. */
   callNotFound(): void
-  /** `await reply` waits until the response is fully written (`rejected` on a stream error). */
-  then(fulfilled: () => void, rejected?: (err: Error) => void): void
   /** @deprecated Use `elapsedTime`. */
   getResponseTime(): number
   /** Sets the `Content-Type` header. */
-  type(contentType: string): this
-  /** Serializes a payload as `send()` would (the route's serializer for the status code, or JSON). */
-  serialize(payload: unknown): string
+  type(contentType: string): FastifyReply<RawServer, RawRequest, RawReply, RouteGeneric, ContextConfig, SchemaCompiler, TypeProvider>
   /** Serializes this reply's payload with `fn` instead of the route's serializer. */
-  serializer(fn: (payload: any) => string): this
-  /** Tells Enclave the response is written by hand on `reply.raw`: no hooks or sending after this. */
-  hijack(): this
-  /** The serializer compiled for a schema, or for a status code (and content type) of this route. */
-  getSerializationFunction(httpStatus: string | number, contentType?: string): SerializerFunction | undefined
-  getSerializationFunction(schema: object): SerializerFunction | undefined
+  serializer(fn: (payload: any) => string): FastifyReply<RawServer, RawRequest, RawReply, RouteGeneric, ContextConfig, SchemaCompiler, TypeProvider>
+  /** Serializes a payload as `send()` would (the route's serializer for the status code, or JSON). */
+  serialize(payload: any): string | ArrayBuffer | Buffer
+  /** The serializer compiled for a status code (and content type) of this route, or for a schema. */
+  getSerializationFunction(httpStatus: string, contentType?: string): SerializationFunction | undefined
+  getSerializationFunction(schema: { [key: string]: unknown }): SerializationFunction | undefined
   /** Compiles a schema with the route's serializer compiler (cached by schema). */
-  compileSerializationSchema(schema: object, httpStatus?: string | number, contentType?: string): SerializerFunction
-  /** Serializes data with a schema or with the response schema of a status code of this route. */
-  serializeInput(data: unknown, schema: object, httpStatus?: string | number, contentType?: string): string
-  serializeInput(data: unknown, httpStatus: string | number, contentType?: string): string
+  compileSerializationSchema(schema: { [key: string]: unknown }, httpStatus?: string, contentType?: string): SerializationFunction
+  /** Serializes data with a schema, or with the response schema of a status code of this route. */
+  serializeInput(input: { [key: string]: unknown }, schema: { [key: string]: unknown }, httpStatus?: string, contentType?: string): string
+  serializeInput(input: { [key: string]: unknown }, httpStatus: string, contentType?: string): unknown
+  /** `await reply` waits until the response is fully written (`rejected` on a stream error). */
+  then(fulfilled: () => void, rejected: (err: Error) => void): void
+  /** Adds an HTTP trailer, computed once the payload is sent. */
+  trailer: (
+    key: string,
+    fn: ((reply: FastifyReply<RawServer, RawRequest, RawReply, RouteGeneric, ContextConfig, SchemaCompiler, TypeProvider>, payload: string | Buffer | null) => Promise<string>)
+      | ((reply: FastifyReply<RawServer, RawRequest, RawReply, RouteGeneric, ContextConfig, SchemaCompiler, TypeProvider>, payload: string | Buffer | null, done: (err: Error | null, value?: string) => void) => void)
+  ) => FastifyReply<RawServer, RawRequest, RawReply, RouteGeneric, ContextConfig, SchemaCompiler, TypeProvider>
+  hasTrailer(key: string): boolean
+  removeTrailer(key: string): FastifyReply<RawServer, RawRequest, RawReply, RouteGeneric, ContextConfig, SchemaCompiler, TypeProvider>
 }
+
+export type { FastifyReply as EnclaveReply }

@@ -1,111 +1,135 @@
 /**
- * The request object handlers and hooks receive. `body`, `query`, `params` and `headers` are typed by the route
- * generic: inferred from the route's schemas, or given as in Fastify (`app.get<{ Body: B }>(…)`).
+ * The request object handlers and hooks receive. `body`, `query`, `params` and `headers` are typed by the route:
+ * its generic (`app.get<{ Body: B }>(…)`), else its schema through the instance's type provider (Enclave's own
+ * inference by default), else `unknown`.
  *
  * Add decorators to it by declaration merging:
- * `declare module 'enclave' { interface EnclaveRequest { user: User } }`.
+ * `declare module 'fastify' { interface FastifyRequest { user: User } }` (or `'enclave'`).
  */
-import type { Socket } from 'node:net'
-import type { EnclaveInstance } from './instance'
-import type { EnclaveBaseLogger, LogLevel } from './logger'
-import type { RawRequestDefault, RawRequestHeaders } from './raw'
-import type { HttpPart, ValidatorFunction } from './compilers'
-import type { EnclaveError } from './errors'
-import type { EnclaveSchema, RouteGenericInterface } from './route-generic'
-import type { HTTPMethods, RouteHandler } from './route'
+import type { FastifyInstance } from './instance'
+import type { FastifyBaseLogger } from './logger'
+import type { FastifyContextConfig, FastifyRequestContext, FastifyRouteConfig } from './context'
+import type { FastifySchema, FastifySchemaValidationError } from './compilers'
+import type { RouteGenericInterface } from './route-generic'
+import type { RouteHandlerMethod } from './route'
+import type { FastifyRequestType, FastifyTypeProvider, FastifyTypeProviderDefault, ResolveFastifyRequestType } from './type-provider'
+import type { RawRequestDefaultExpression, RawServerBase, RawServerDefault } from './raw'
+import type { ContextConfigDefault } from './utils'
+
+export type { RequestGenericInterface } from './route-generic'
+
+/** Phantom key recording the route generic of a request type; it has no runtime value. */
+declare const kRouteGeneric: unique symbol
 
 /**
- * The `config` option of a route, as `request.routeOptions.config` shows it. Declare the keys your routes use by
- * declaration merging: `declare module 'enclave' { interface EnclaveContextConfig { public: boolean } }`.
+ * The route generic a request type was declared with (`RouteGenericInterface` for another type). Read from a
+ * phantom property rather than with `FastifyRequest<infer G, …>`, which would make the checker measure the variance
+ * of every type parameter of `FastifyRequest` for the first route of a program.
  */
-export interface EnclaveContextConfig {
-  [key: string]: unknown
-}
+export type RouteGenericOfRequest<Request> =
+  Request extends { readonly [kRouteGeneric]?: infer RouteGeneric extends RouteGenericInterface } ? RouteGeneric : RouteGenericInterface
 
-/** The body type of a route generic (`unknown` when not given). */
-export type RequestBody<G> = G extends { Body: infer B } ? B : unknown
-/** The querystring type of a route generic (`unknown` when not given). */
-export type RequestQuerystring<G> = G extends { Querystring: infer Q } ? Q : unknown
-/** The params type of a route generic (`unknown` when not given). */
-export type RequestParams<G> = G extends { Params: infer P } ? P : unknown
-/** The headers of a route generic, on top of Node's parsed headers. */
-export type RequestHeaders<G> = RawRequestHeaders & (G extends { Headers: infer H } ? H : unknown)
+/** The request parts a validator can be looked up or compiled for. */
+type HTTPRequestPart = 'body' | 'query' | 'querystring' | 'params' | 'headers'
+
+/** A validation function, as `request.getValidationFunction()` returns it. */
+export interface ValidationFunction {
+  (input: any): boolean
+  errors?: null | FastifySchemaValidationError[]
+}
 
 /** The route's options, as `request.routeOptions` gives them. */
-export interface RequestRouteOptions<ContextConfig = EnclaveContextConfig> {
-  method: HTTPMethods | HTTPMethods[] | string | string[]
-  /** The path pattern of the route, with its prefix. */
-  url: string
+export interface RequestRouteOptions<ContextConfig = ContextConfigDefault, SchemaCompiler = FastifySchema> {
+  method: string
+  /** The path pattern of the route, with its prefix (`undefined` for a request no route matched). */
+  url: string | undefined
   bodyLimit: number
   attachValidation: boolean
-  logLevel: LogLevel | string
-  config: ContextConfig
-  schema?: EnclaveSchema
-  handler: RouteHandler<any, any>
-  version?: string
+  logLevel: string
+  version: string | undefined
   exposeHeadRoute: boolean
-  prefixTrailingSlash: 'slash' | 'no-slash' | 'both'
+  prefixTrailingSlash: string
+  config: FastifyContextConfig & FastifyRouteConfig & ContextConfig
+  /** Absent for a request no route matched. */
+  schema?: SchemaCompiler
+  handler: RouteHandlerMethod
 }
 
 /**
- * The request object.
+ * The request object: Node's request (`raw`) with the route's parsed and validated parts.
  *
- * @typeParam G - the route generic: the types of `body`, `query`, `params` and `headers`.
+ * @typeParam RouteGeneric - the route generic: the types of `body`, `query`, `params` and `headers` when given.
+ * @typeParam SchemaCompiler - the route's schema, which types the parts the generic does not give.
+ * @typeParam TypeProvider - how the schema becomes types (Enclave's inference by default).
  * @typeParam ContextConfig - the type of the route's `config`.
  */
-export interface EnclaveRequest<G extends RouteGenericInterface = RouteGenericInterface, ContextConfig = EnclaveContextConfig> {
+export interface FastifyRequest<
+  RouteGeneric extends RouteGenericInterface = RouteGenericInterface,
+  RawServer extends RawServerBase = RawServerDefault,
+  RawRequest extends RawRequestDefaultExpression<RawServer> = RawRequestDefaultExpression<RawServer>,
+  SchemaCompiler extends FastifySchema = FastifySchema,
+  TypeProvider extends FastifyTypeProvider = FastifyTypeProviderDefault,
+  ContextConfig = ContextConfigDefault,
+  Logger extends FastifyBaseLogger = FastifyBaseLogger,
+  RequestType extends FastifyRequestType = ResolveFastifyRequestType<TypeProvider, SchemaCompiler, RouteGeneric>
+> {
+  /** Phantom: the route generic, for routes that take it from a handler declared apart; no runtime value. */
+  readonly [kRouteGeneric]?: RouteGeneric
   /** The request id (`genReqId`, or the `request-id` header). */
   id: string
   /** The route's path parameters, validated and coerced by `schema.params`. */
-  params: RequestParams<G>
-  /** The parsed querystring, validated and coerced by `schema.querystring`. */
-  query: RequestQuerystring<G>
-  /** The parsed body (see content-type parsers), validated by `schema.body`. */
-  body: RequestBody<G>
-  /** The request headers (lower-case names), validated by `schema.headers`. */
-  headers: RequestHeaders<G>
+  params: RequestType['params']
   /** Node's incoming message. */
-  raw: RawRequestDefault
-  /** The instance of the encapsulation context the route belongs to. */
-  server: EnclaveInstance
+  raw: RawRequest
+  /** The parsed querystring, validated and coerced by `schema.querystring`. */
+  query: RequestType['query']
+  /** The request headers (lower-case names), validated by `schema.headers`. */
+  headers: RawRequest['headers'] & RequestType['headers']
   /** This request's logger (a child of the instance logger with `reqId`). */
-  log: EnclaveBaseLogger
+  log: Logger
+  /** The instance of the encapsulation context the route belongs to. */
+  server: FastifyInstance
+  /** The parsed body (see content-type parsers), validated by `schema.body`. */
+  body: RequestType['body']
+  /** @deprecated Use `routeOptions.config`. */
+  context: FastifyRequestContext<ContextConfig>
+  /** @deprecated Use `routeOptions.config`. */
+  routeConfig: FastifyRequestContext<ContextConfig>['config']
+  /** @deprecated Use `routeOptions.schema`. */
+  routeSchema?: FastifySchema
+  /** The validation error, when the route has `attachValidation: true` and validation failed. */
+  validationError?: Error & { validation: any, validationContext: string }
   /** The client address (the forwarded one when `trustProxy` allows). */
   readonly ip: string
   /** All addresses of the forwarding chain, closest first; only with `trustProxy`. */
   readonly ips?: string[]
   /** The `Host` header (`X-Forwarded-Host` with `trustProxy`, `:authority` on HTTP/2). */
   readonly hostname: string
-  readonly protocol: 'http' | 'https'
-  readonly method: string
   readonly url: string
   /** The URL before `rewriteUrl`. */
   readonly originalUrl: string
-  readonly socket: Socket
-  /** @deprecated Use `socket`. */
-  readonly connection: Socket
-  /** The route's options: method, url, config, schema, limits. */
-  readonly routeOptions: Readonly<RequestRouteOptions<ContextConfig>>
-  /** @deprecated Use `routeOptions.config`. */
-  readonly routeConfig: ContextConfig
+  readonly protocol: 'http' | 'https'
+  readonly method: string
   /** @deprecated Use `routeOptions.url`. */
   readonly routerPath: string
   /** @deprecated Use `routeOptions.method`. */
   readonly routerMethod: string
-  /** @deprecated Use `routeOptions.schema`. */
-  readonly routeSchema?: EnclaveSchema
-  /** @deprecated Use `routeOptions.config`. */
-  readonly context: { config: ContextConfig }
+  /** The route's options: method, url, config, schema, limits. */
+  readonly routeOptions: Readonly<RequestRouteOptions<ContextConfig, SchemaCompiler>>
   /** Whether the request is answered by a not-found handler. */
   readonly is404: boolean
-  /** The validation error, when the route has `attachValidation: true` and validation failed. */
-  validationError?: EnclaveError
-  /** The validation function compiled for a schema or for a request part of this route. */
-  getValidationFunction(httpPart: HttpPart): ValidatorFunction | undefined
-  getValidationFunction(schema: object): ValidatorFunction | undefined
+  readonly socket: RawRequest['socket']
+  /** @deprecated Use `socket`. */
+  readonly connection: RawRequest['socket']
+
+  /** The validation function compiled for a request part of this route, or for a schema. */
+  getValidationFunction(httpPart: HTTPRequestPart): ValidationFunction
+  getValidationFunction(schema: { [key: string]: any }): ValidationFunction
   /** Compiles a schema with the route's validator compiler (cached by schema). */
-  compileValidationSchema(schema: object, httpPart?: HttpPart): ValidatorFunction
+  compileValidationSchema(schema: { [key: string]: any }, httpPart?: HTTPRequestPart): ValidationFunction
   /** Validates data against a schema or a request part of this route; returns whether it is valid. */
-  validateInput(input: unknown, schema: object, httpPart?: HttpPart): boolean
-  validateInput(input: unknown, httpPart: HttpPart): boolean
+  validateInput(input: any, schema: { [key: string]: any }, httpPart?: HTTPRequestPart): boolean
+  validateInput(input: any, httpPart?: HTTPRequestPart): boolean
 }
+
+export type { FastifyRequest as EnclaveRequest }

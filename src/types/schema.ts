@@ -194,11 +194,14 @@ type TupleOf<I, R, Root, M, D extends number> = { -readonly [K in keyof I]: Infe
 
 // ---- $ref ----
 
+// The registry is matched with `R extends { [id]: infer Target }` rather than `Id extends keyof R`: `keyof` would make
+// the types that carry a registry (the instance's type provider) contravariant in it, and an instance typed with
+// another provider would no longer fit where a default instance is expected.
 type ResolveRef<Ref extends string, R, Root, M, D extends number> =
   Ref extends `#${infer Pointer}` ? Infer<Walk<Root, Pointer>, R, Root, M, Next<D>>
     : Ref extends `${infer Id}#${infer Pointer}`
-      ? (Id extends keyof R ? Infer<Walk<R[Id], Pointer>, R, R[Id], M, Next<D>> : unknown)
-      : Ref extends keyof R ? Infer<R[Ref], R, R[Ref], M, Next<D>> : unknown
+      ? (R extends { readonly [K in Id]: infer Target } ? Infer<Walk<Target, Pointer>, R, Target, M, Next<D>> : unknown)
+      : R extends { readonly [K in Ref]: infer Target } ? Infer<Target, R, Target, M, Next<D>> : unknown
 
 /** Follows a JSON pointer (`/definitions/user`) into a schema; `true` (any value) when a segment is missing. */
 type Walk<T, Pointer extends string> =

@@ -4,6 +4,7 @@
  */
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
+import http from 'node:http'
 import net from 'node:net'
 import { enclave, logSink } from '../helpers'
 
@@ -71,4 +72,14 @@ test('a request line with an HTTP version the server does not speak gets 505 (HT
     assert.ok(answer.startsWith('HTTP/1.1 505 HTTP Version Not Supported\r\n'), JSON.stringify(request))
     assert.ok(answer.endsWith(body))
   }
+})
+
+test('with a serverFactory every HTTP version is answered: the factory\'s server decides what it speaks', async (t) => {
+  const app = enclave({ serverFactory: (handler: http.RequestListener) => http.createServer(handler) })
+  t.after(() => app.close())
+  app.get('/', async () => 'spoken')
+  await app.listen({ port: 0, host: '127.0.0.1' })
+  const answer = await rawExchange(app.server.address().port, 'GET / HTTP/2.0\r\nHost: x\r\nConnection: close\r\n\r\n')
+  assert.ok(answer.startsWith('HTTP/1.1 200 OK\r\n'), answer)
+  assert.ok(answer.endsWith('\r\n\r\nspoken'))
 })

@@ -109,6 +109,17 @@ test('a plugin whose promise never settles fails ready() in the callback form to
   assert.equal(err.message, "fastify-plugin: Plugin did not start in time: 'hangs'. You may have forgotten to call 'done' function or to resolve a Promise")
 })
 
+test('an async plugin that also takes done is settled by its promise: done is not waited for (it warns FSTWRN002)', async () => {
+  const app = enclave({ pluginTimeout: 50 })
+  const seen: string[] = []
+  app.register(async function neverCallsDone (_i: any, _o: any, _done: () => void) { seen.push('neverCallsDone') })
+  app.register(async function rejects (_i: any, _o: any, _done: () => void) { throw new Error('boom') })
+    .after((err: any, next: () => void) => { seen.push(`after: ${err?.message}`); next() })
+  await app.ready()
+  assert.deepEqual(seen, ['neverCallsDone', 'after: boom'])
+  await app.close()
+})
+
 test('a plugin that throws synchronously rejects ready() instead of crashing the process', async () => {
   const app = enclave()
   app.register(function thrower () { throw new Error('sync boom') })

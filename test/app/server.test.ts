@@ -131,10 +131,11 @@ describe('listen', () => {
   test('onListen hooks run after the server is listening', async (t) => {
     const app: any = enclave()
     t.after(() => app.close())
-    let listeningDuringHook = false
-    app.addHook('onListen', async function (this: any) { listeningDuringHook = this.server.listening })
+    const listeningDuringHook = new Promise<boolean>((resolve) => {
+      app.addHook('onListen', async function (this: any) { resolve(this.server.listening) })
+    })
     await app.listen({ port: 0 })
-    assert.equal(listeningDuringHook, true)
+    assert.equal(await listeningDuringHook, true)
   })
 
   test('an invalid port is Node\'s to refuse (ERR_SOCKET_BAD_PORT), as in Fastify; a bad listenTextResolver throws at once', async (t) => {

@@ -1,8 +1,7 @@
 /**
- * The order of application hooks across a plugin tree: `onReady` and `onClose` run as on the real fastify@4.
- * `onListen` and `preClose` run in the same context-by-context order as `onReady`, once each: Fastify 4 interleaves
- * asynchronous `onListen` hooks of sibling contexts and runs a `preClose` hook once more for every descendant
- * context (docs/compatibility.md).
+ * The order of application hooks across a plugin tree: `onReady`, `onListen` (sibling contexts side by side) and
+ * `onClose` run as on the real fastify@4. `preClose` hooks run in `onReady`'s order, once each: Fastify 4 runs a
+ * `preClose` hook once more for every descendant context created before it was added (docs/compatibility.md).
  */
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
@@ -42,13 +41,13 @@ async function hookOrder (factory: Factory): Promise<Record<string, string[]>> {
   return seen
 }
 
-test('onReady and onClose hooks run in fastify@4\'s order across the plugin tree', async () => {
+test('onReady, onListen and onClose hooks run in fastify@4\'s order across the plugin tree', async () => {
   const expected = await hookOrder(Fastify as unknown as Factory)
   const actual = await hookOrder(enclave)
   assert.equal(expected.onReady.length, 8)
   assert.deepEqual(actual.onReady, expected.onReady)
   assert.deepEqual(actual.onClose, expected.onClose)
-  const treeOrder = ['root true', 'root-after true', 'A true', 'A-fp true', 'A1 true', 'A2 true', 'B true', 'B1 true']
-  assert.deepEqual(actual.onListen, treeOrder)
-  assert.deepEqual(actual.preClose, treeOrder)
+  assert.deepEqual(actual.onListen, expected.onListen)
+  // each preClose hook once, in onReady's order (Fastify runs a hook again for each descendant context)
+  assert.deepEqual(actual.preClose, actual.onReady)
 })

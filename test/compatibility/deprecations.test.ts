@@ -47,3 +47,42 @@ test('deprecated calls warn as on fastify@4: same codes and texts, once each', a
   assert.equal(expected.length, 16)
   assert.deepEqual(await deprecatedUse(enclave), expected)
 })
+
+async function mixedStylePlugins (factory: Factory): Promise<string[]> {
+  const warnings: string[] = []
+  const onWarning = (warning: any): void => {
+    if (warning.code === 'FSTWRN002') warnings.push(`${String(warning.code)} ${String(warning.name)}: ${String(warning.message)}`)
+  }
+  process.on('warning', onWarning)
+  try {
+    const app = factory()
+    // async and a `done` parameter: warned each time such a plugin loads, named as Fastify names it
+    const mixed = async function mixedPlugin (_instance: any, _opts: any, _done: any) {}
+    app.register(mixed)
+    app.register(mixed)
+    app.register(Object.assign(async (_instance: any, _opts: any, _done: any) => {}, { [Symbol.for('plugin-meta')]: { name: 'meta-named' } }))
+    app.register(Object.assign(async (_instance: any, _opts: any, _done: any) => {}, { [Symbol.for('fastify.display-name')]: 'display-named' }))
+    app.register(async (_instance: any, _opts: any, _done: any) => {})
+    // either style alone is fine
+    app.register(async function asyncOnly (_instance: any, _opts: any) {})
+    app.register(function callbackStyle (_instance: any, _opts: any, done: () => void) { done() })
+    await app.ready()
+    await new Promise((resolve) => setTimeout(resolve, 20))
+    await app.close()
+  } finally {
+    process.off('warning', onWarning)
+  }
+  return warnings
+}
+
+test('a plugin mixing the async and callback styles gets FSTWRN002 each time it loads, as on fastify@4', async () => {
+  const expected = await mixedStylePlugins(Fastify as unknown as Factory)
+  assert.deepEqual(expected, [
+    'FSTWRN002 FastifyWarning: The mixedPlugin plugin being registered mixes async and callback styles, which will result in an error in `fastify@5`',
+    'FSTWRN002 FastifyWarning: The mixedPlugin plugin being registered mixes async and callback styles, which will result in an error in `fastify@5`',
+    'FSTWRN002 FastifyWarning: The meta-named plugin being registered mixes async and callback styles, which will result in an error in `fastify@5`',
+    'FSTWRN002 FastifyWarning: The display-named plugin being registered mixes async and callback styles, which will result in an error in `fastify@5`',
+    'FSTWRN002 FastifyWarning: The anonymous plugin being registered mixes async and callback styles, which will result in an error in `fastify@5`'
+  ])
+  assert.deepEqual(await mixedStylePlugins(enclave), expected)
+})

@@ -171,16 +171,31 @@ test('a plugin may decorate a name its parent decorated: the value is its own an
   await app.close()
 })
 
-test('built-in request/reply/instance members cannot be overwritten', () => {
+test('built-in request/reply fields and accessors, and instance members, cannot be overwritten', () => {
   const app = enclave()
   assert.throws(() => app.decorate('get', () => {}), { code: 'FST_ERR_DEC_ALREADY_PRESENT' })
   for (const name of ['body', 'params', 'query', 'id', 'headers', 'raw', 'log', 'url', 'ip', 'routeOptions']) {
     assert.throws(() => app.decorateRequest(name, 1), { code: 'FST_ERR_DEC_ALREADY_PRESENT' }, name)
     assert.equal(app.hasRequestDecorator(name), true, name)
   }
-  for (const name of ['send', 'code', 'raw', 'request', 'log']) {
+  for (const name of ['raw', 'request', 'log', 'statusCode']) {
     assert.throws(() => app.decorateReply(name, () => {}), { code: 'FST_ERR_DEC_ALREADY_PRESENT' }, name)
   }
+  // a method, given as anything but a function, stays refused
+  assert.throws(() => app.decorateReply('send', 'not a method'), { code: 'FST_ERR_DEC_ALREADY_PRESENT' })
+})
+
+test('a function may replace a built-in reply method, as in Fastify: for the context and its children only', async () => {
+  const app = enclave()
+  assert.throws(() => app.decorateReply('getHeader', () => {}, ['missing']), { code: 'FST_ERR_DEC_MISSING_DEPENDENCY' })
+  app.register(async (child: any) => {
+    child.decorateReply('getHeader', function (this: any, name: string) { return name === 'vary' ? ['x-a', 'x-b'] : undefined })
+    child.get('/mocked', (_req: any, reply: any) => { reply.send({ vary: reply.getHeader('vary') }) })
+  })
+  app.get('/plain', (_req: any, reply: any) => { reply.header('vary', 'x-c'); reply.send({ vary: reply.getHeader('vary') }) })
+  assert.deepEqual((await app.inject('/mocked')).json(), { vary: ['x-a', 'x-b'] })
+  assert.deepEqual((await app.inject('/plain')).json(), { vary: 'x-c' })
+  await app.close()
 })
 
 test('siblings may each define the same decorator name', async () => {

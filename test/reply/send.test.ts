@@ -4,6 +4,7 @@
  */
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
+import http from 'node:http'
 import { Readable } from 'node:stream'
 import net from 'node:net'
 import { once } from 'node:events'
@@ -80,6 +81,22 @@ test('204 and 304 answers never carry a body, nor the headers that describe one'
   assert.equal(notModified.body, '')
 })
 
+test('a 304 sent with a string announces that string\'s length and writes no body; without a payload it has no Content-Length', async () => {
+  const app = enclave()
+  app.get('/empty', (_request: any, reply: any) => { reply.code(304).send('') })
+  app.get('/text', (_request: any, reply: any) => { reply.code(304).send('dropped') })
+  app.get('/wrong', (_request: any, reply: any) => { reply.code(304).header('content-length', '99').send('') })
+  app.get('/none', (_request: any, reply: any) => { reply.code(304).send() })
+  const lengths: Record<string, string | undefined> = {}
+  for (const url of ['/empty', '/text', '/wrong', '/none']) {
+    const res = await app.inject(url)
+    assert.equal(res.statusCode, 304)
+    assert.equal(res.body, '')
+    lengths[url] = res.headers['content-length'] as string | undefined
+  }
+  assert.deepEqual(lengths, { '/empty': '0', '/text': '7', '/wrong': '0', '/none': undefined })
+})
+
 test('a 304 sent with an empty body keeps content-length: 0, as an etag onSend hook answers it', async (t) => {
   const app = enclave()
   app.addHook('onSend', async (request: any, reply: any, payload: unknown) => {
@@ -148,6 +165,16 @@ test('a stream is piped without a Content-Length; an error before its first byte
   const broken = await app.inject('/broken')
   assert.equal(broken.statusCode, 500)
   assert.equal(broken.json().message, 'no data')
+})
+
+test('a stream destroyed before its end without an error is a failure too: 500 ERR_STREAM_PREMATURE_CLOSE', async () => {
+  const app = enclave()
+  app.get('/', (_request: any, reply: any) => {
+    reply.type('text/plain').send(new Readable({ read () { this.destroy() } }))
+  })
+  const res = await app.inject('/')
+  assert.equal(res.statusCode, 500)
+  assert.deepEqual(res.json(), { statusCode: 500, code: 'ERR_STREAM_PREMATURE_CLOSE', error: 'Internal Server Error', message: 'Premature close' })
 })
 
 test('an invalid header value is dropped and the request answered 500, not left hanging', async () => {
@@ -260,4 +287,32 @@ test('a stream sent with status 204 is read to its end (its producer finishes) a
   assert.equal(res.body, '')
   await new Promise((resolve) => setImmediate(resolve))
   assert.equal(ended, true)
+})
+
+test('a stream destroyed after its first bytes cuts the connection and logs "stream closed prematurely" at info', async (t) => {
+  const sink = logSink()
+  const app = enclave({ logger: { level: 'info', stream: sink.stream } })
+  t.after(() => app.close())
+  app.get('/', (_request: any, reply: any) => {
+    let reads = 0
+    reply.type('text/plain').send(new Readable({
+      read () {
+        if (reads++ === 0) this.push('a')
+        else setTimeout(() => this.destroy(), 10)
+      }
+    }))
+  })
+  await app.listen({ port: 0, host: '127.0.0.1' })
+  const outcome = await new Promise<{ status?: number, body: string, error?: string }>((resolve) => {
+    http.get(`http://127.0.0.1:${app.server.address().port}/`, (res) => {
+      let body = ''
+      res.on('data', (chunk) => { body += chunk })
+      res.on('error', (err: any) => resolve({ status: res.statusCode, body, error: err.code }))
+      res.on('end', () => resolve({ status: res.statusCode, body }))
+    })
+  })
+  assert.deepEqual(outcome, { status: 200, body: 'a', error: 'ECONNRESET' })
+  const closedLine = sink.lines.find((line) => line.msg === 'stream closed prematurely')
+  assert.equal(closedLine?.level, 30)
+  assert.equal(sink.lines.some((line) => line.msg === 'request completed'), false)
 })

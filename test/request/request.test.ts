@@ -119,11 +119,12 @@ describe('request parts', () => {
     })
   })
 
-  test('routeOptions.version is the version constraint', async () => {
+  test('routeOptions.version is the version a request to a versioned route asked for; unversioned routes have none', async () => {
     const app: any = enclave()
-    app.get('/', { constraints: { version: '1.2.0' } }, async (req: any) => ({ version: req.routeOptions.version }))
-    const res = await app.inject({ url: '/', headers: { 'accept-version': '1.x' } })
-    assert.deepEqual(res.json(), { version: '1.2.0' })
+    app.get('/', { constraints: { version: '1.2.0' } }, async (req: any) => ({ version: req.routeOptions.version ?? null }))
+    app.get('/plain', async (req: any) => ({ version: req.routeOptions.version ?? null }))
+    assert.deepEqual((await app.inject({ url: '/', headers: { 'accept-version': '1.x' } })).json(), { version: '1.x' })
+    assert.deepEqual((await app.inject({ url: '/plain' })).json(), { version: null })
   })
 
   test('routeOptions.url carries the plugin prefix', async () => {

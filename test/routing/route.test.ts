@@ -155,6 +155,18 @@ test('route config is visible at request.routeOptions.config and routeConfig', a
   await app.close()
 })
 
+test('a route of several methods reports them all, as declared, in routeOptions.method and its config; its HEAD route says HEAD', async () => {
+  const app = enclave()
+  const report = async (req: any) => ({ method: req.routeOptions.method, config: req.routeOptions.config })
+  app.route({ method: ['get', 'POST'], url: '/m', config: { x: 1 }, handler: report })
+  app.route({ method: 'HEAD', url: '/h', handler: async (req: any, reply: any) => reply.header('x-method', JSON.stringify(req.routeOptions.method)).send() })
+  const expected = { method: ['GET', 'POST'], config: { x: 1, url: '/m', method: ['GET', 'POST'] } }
+  assert.deepEqual((await app.inject('/m')).json(), expected)
+  assert.deepEqual((await app.inject({ method: 'POST', url: '/m' })).json(), expected)
+  assert.equal((await app.inject({ method: 'HEAD', url: '/h' })).headers['x-method'], '"HEAD"')
+  await app.close()
+})
+
 test('the handler runs with this = its instance', async () => {
   const app = enclave()
   app.register(async (child: any) => {
@@ -428,7 +440,8 @@ test('the deprecated route option version is the version constraint, with Fastif
     const res = await app.inject({ url: '/v', headers })
     answers.push([res.statusCode, res.statusCode === 200 ? res.json() : null])
   }
-  assert.deepEqual(answers, [[200, { v: 1, version: '1.0.0' }], [200, { v: 2 }], [404, null], [404, null]])
+  // routeOptions.version is the version the request asked for, as in Fastify
+  assert.deepEqual(answers, [[200, { v: 1, version: '1.x' }], [200, { v: 2 }], [404, null], [404, null]])
   await new Promise((resolve) => setImmediate(resolve))
   assert.equal(warnings.length, 1)
   assert.match(warnings[0], /route \{ version: "\.\.\." \} option/)
@@ -549,17 +562,12 @@ describe('route constraints: version, host, the constraints and versioning optio
     await app.close()
   })
 
-  test('versioning: invalid shapes and a second version strategy throw FST_ERR_INIT_OPTS_INVALID; a non-string version is FST_ERR_VERSION_CONSTRAINT_NOT_STR', () => {
+  test('versioning: invalid shapes throw FST_ERR_INIT_OPTS_INVALID; a non-string version is FST_ERR_VERSION_CONSTRAINT_NOT_STR', () => {
     assert.throws(() => enclave({ versioning: { storage: exactStore } }), {
       code: 'FST_ERR_INIT_OPTS_INVALID',
       message: 'Invalid initialization options: \'"versioning" must be an object { storage(), deriveVersion() }\''
     })
     assert.throws(() => enclave({ versioning: 'header' }), { code: 'FST_ERR_INIT_OPTS_INVALID' })
-    const ownVersion = { name: 'version', storage: exactStore, deriveConstraint: () => undefined }
-    assert.throws(() => enclave({ versioning: { storage: exactStore, deriveVersion: mediaTypeVersion }, constraints: { version: ownVersion } }), {
-      code: 'FST_ERR_INIT_OPTS_INVALID',
-      message: 'Invalid initialization options: \'"versioning" and a "version" strategy in "constraints" cannot both be set\''
-    })
     const app = enclave({ versioning: { storage: exactStore, deriveVersion: mediaTypeVersion } })
     assert.throws(() => app.get('/', { constraints: { version: 2 } }, async () => 'x'), {
       code: 'FST_ERR_VERSION_CONSTRAINT_NOT_STR',
@@ -618,11 +626,20 @@ describe('route constraints: version, host, the constraints and versioning optio
     await app.close()
   })
 
+  test('versioning wins over a version strategy given in constraints, as in Fastify', async () => {
+    const ownVersion = { name: 'version', storage: exactStore, validate: () => true, deriveConstraint: (req: any) => req.headers['x-own'] }
+    const app = enclave({ versioning: { storage: exactStore, deriveVersion: mediaTypeVersion }, constraints: { version: ownVersion } })
+    app.get('/', { constraints: { version: 'v1' } }, async () => 'v1')
+    assert.equal((await app.inject({ url: '/', headers: { accept: 'application/vnd.demo.v1' } })).payload, 'v1')
+    assert.equal((await app.inject({ url: '/', headers: { 'x-own': 'v1' } })).statusCode, 404)
+    await app.close()
+  })
+
   test('constraints option: custom strategies, with and without mustMatchWhenDerived', async () => {
     const app = enclave({
       constraints: {
-        tenant: { name: 'tenant', storage: exactStore, deriveConstraint: (req: any) => req.headers['x-tenant'], mustMatchWhenDerived: true },
-        region: { name: 'region', storage: exactStore, deriveConstraint: (req: any) => req.headers['x-region'] }
+        tenant: { name: 'tenant', storage: exactStore, validate: () => true, deriveConstraint: (req: any) => req.headers['x-tenant'], mustMatchWhenDerived: true },
+        region: { name: 'region', storage: exactStore, validate: () => true, deriveConstraint: (req: any) => req.headers['x-region'] }
       }
     })
     assert.equal(app.hasConstraintStrategy('tenant'), true)
@@ -652,7 +669,7 @@ describe('route constraints: version, host, the constraints and versioning optio
 
   test('constraints option: a mustMatchWhenDerived strategy applies before any route declares it', async () => {
     const app = enclave({
-      constraints: { tenant: { name: 'tenant', storage: exactStore, deriveConstraint: (req: any) => req.headers['x-tenant'], mustMatchWhenDerived: true } }
+      constraints: { tenant: { name: 'tenant', storage: exactStore, validate: () => true, deriveConstraint: (req: any) => req.headers['x-tenant'], mustMatchWhenDerived: true } }
     })
     app.get('/', async () => 'plain')
     assert.equal((await app.inject('/')).payload, 'plain')
@@ -664,7 +681,7 @@ describe('route constraints: version, host, the constraints and versioning optio
 
   test('constraints option: a strategy named version replaces the built-in Accept-Version one', async () => {
     const app = enclave({
-      constraints: { version: { name: 'version', storage: exactStore, deriveConstraint: (req: any) => req.headers['x-api-version'], mustMatchWhenDerived: true } }
+      constraints: { version: { name: 'version', storage: exactStore, validate: () => true, deriveConstraint: (req: any) => req.headers['x-api-version'], mustMatchWhenDerived: true } }
     })
     app.get('/', { constraints: { version: 'beta' } }, async () => 'beta')
     app.get('/', async () => 'stable')
@@ -674,9 +691,14 @@ describe('route constraints: version, host, the constraints and versioning optio
   })
 
   test('constraints option: an incomplete strategy or an unknown route constraint throws', () => {
-    assert.throws(() => enclave({ constraints: { tenant: { storage: exactStore, deriveConstraint: () => 'x' } } }), {
+    // Fastify's option schema: every strategy has a name, storage(), validate() and deriveConstraint()
+    assert.throws(() => enclave({ constraints: { tenant: { name: 'tenant', storage: exactStore, deriveConstraint: () => 'x' } } }), {
       code: 'FST_ERR_INIT_OPTS_INVALID',
-      message: 'Invalid initialization options: \'"constraints.tenant" must be a constraint strategy { name, storage(), deriveConstraint() }, got a value of type object\''
+      message: 'Invalid initialization options: \'["must have required property \'validate\'"]\''
+    })
+    assert.throws(() => enclave({ constraints: { tenant: { name: 'tenant', storage: exactStore, validate: 'yes', deriveConstraint: () => 'x' } } }), {
+      code: 'FST_ERR_INIT_OPTS_INVALID',
+      message: 'Invalid initialization options: \'"constraints.tenant" must be a constraint strategy { name, storage(), validate(), deriveConstraint() }, got a value of type object\''
     })
     assert.throws(() => enclave({ constraints: { tenant: null } }), { code: 'FST_ERR_INIT_OPTS_INVALID' })
     const app = enclave()

@@ -1,8 +1,10 @@
 // The rest of the public API: factory and options, hooks, errors, compilers, content-type parsers, logging,
 // lifecycle and inject().
+import type { Handler, HTTPVersion } from 'find-my-way'
 import type { Response as InjectResponse } from 'light-my-request'
+import pino from 'pino'
 import type {
-  EnclaveError, EnclaveFactory, EnclaveInstance, EnclaveOptions, FastifyInstance, FastifyReply, FastifyRequest,
+  EnclaveError, EnclaveFactory, EnclaveInstance, EnclaveOptions, FastifyInstance, FastifyReply, FastifyRequest, FastifyTypeProvider,
   FastifyServerOptions, Logger, ValidationResult, ValidatorCompiler
 } from '../../src/types'
 import { typeOf } from './helpers'
@@ -20,7 +22,8 @@ export function factory (): void {
     forceCloseConnections: 'idle',
     querystringParser: (qs) => Object.fromEntries(new URLSearchParams(qs))
   })
-  typeOf(app).is<EnclaveInstance>()
+  // The root instance is also a promise of itself, settled once every plugin is loaded.
+  typeOf(app).is<EnclaveInstance & PromiseLike<EnclaveInstance>>()
   enclave.default()
   enclave.enclave({ logger: false })
   const ctor = enclave.errorCodes.FST_ERR_NOT_FOUND
@@ -32,14 +35,27 @@ export function factory (): void {
   enclave({ bodyLimit: '1mb' })
   // @ts-expect-error not an error code
   void enclave.errorCodes.FST_ERR_NOPE
-  // Fastify's withTypeProvider() is accepted and changes nothing: inference from schemas is built in.
-  enclave().withTypeProvider<{ fastifyTypeProvider: true }>().get('/typed', { schema: { querystring: { q: { type: 'string' } } } }, async (request) => {
-    typeOf(request.query).is<{ q?: string }>()
+  // withTypeProvider() replaces Enclave's inference with the given provider; one whose output is `unknown` types
+  // routes as Fastify's default provider does.
+  interface Untyped extends FastifyTypeProvider { output: unknown }
+  enclave().withTypeProvider<Untyped>().get('/untyped', { schema: { querystring: { q: { type: 'string' } }, response: { 200: { type: 'string' } } } }, async (request) => {
+    typeOf(request.query).is<unknown>()
+    return 42
   })
-  const store = (): { get: (v: string) => unknown, set: (v: string, h: unknown) => void } => ({ get: () => null, set: () => {} })
+  interface StringsOnly extends FastifyTypeProvider { output: this['input'] extends { type: 'string' } ? string : never }
+  enclave().withTypeProvider<StringsOnly>().post('/strings', { schema: { body: { type: 'string' } } }, async (request) => {
+    typeOf(request.body).is<string>()
+  })
+  const store = () => {
+    const handlers = new Map<unknown, Handler<HTTPVersion.V1>>()
+    return {
+      get: (value: unknown) => handlers.get(value) ?? null,
+      set: (value: unknown, handler: Handler<HTTPVersion.V1>) => { handlers.set(value, handler) }
+    }
+  }
   enclave({
-    constraints: { tenant: { name: 'tenant', storage: store, deriveConstraint: (req) => req.headers['x-tenant'] as string | undefined } },
-    versioning: { storage: store, deriveVersion: (req) => req.headers['x-api-version'] as string | undefined }
+    constraints: { tenant: { name: 'tenant', storage: store, deriveConstraint: (req) => req.headers['x-tenant'], mustMatchWhenDerived: true } },
+    versioning: { storage: () => ({ get: () => null, set: () => {} }), deriveVersion: (req) => req.headers['x-api-version'] as string | undefined }
   })
   // @ts-expect-error deriveVersion is required
   enclave({ versioning: { storage: store } })
@@ -145,7 +161,7 @@ export function compilersAndSchemas (): void {
   })
   app.get('/serialized', async (_request, reply) => {
     const serialize = reply.compileSerializationSchema({ type: 'object', properties: { a: { type: 'string' } } })
-    return serialize({ a: 'x' }) + reply.serializeInput({ b: 1 }, 200)
+    return serialize({ a: 'x' }) + reply.serializeInput({ b: 1 }, '200')
   })
   const schemas: Record<string, unknown> = app.getSchemas()
   void schemas
@@ -177,6 +193,10 @@ export function contentTypeParsers (): void {
 }
 
 export function loggingAndRequestProperties (): void {
+  // A logger instance given as the option types app.log (and request.log).
+  const withPino = enclave({ logger: pino({ level: 'info', redact: ['req.headers.authorization'] }) })
+  typeOf(withPino.log).is<pino.Logger<never, boolean>>()
+  withPino.get('/pino', async (request) => { typeOf(request.log).is<pino.Logger<never, boolean>>() })
   const log: Logger = app.log
   log.child({ component: 'test' }).warn({ detail: 1 }, 'message %s', 'arg')
   app.get('/props', async (request, reply) => {

@@ -1,7 +1,7 @@
 // Route typing: request parts inferred from inline schemas, handler results and reply.send() checked against
 // schema.response, Fastify-style explicit generics, $ref through addSchema(), and unknown without schemas.
 import type {
-  EnclaveInstance, EnclavePluginAsync, EnclaveReply, EnclaveRequest, FastifyRequest, preHandlerHookHandler, RouteHandler,
+  EnclaveInstance, EnclavePluginAsync, EnclaveTypeProvider, RawServerDefault, EnclaveReply, EnclaveRequest, FastifyRequest, preHandlerHookHandler, RouteHandler,
   RouteShorthandOptions
 } from '../../src/types'
 import { assert, typeOf, type Equal } from './helpers'
@@ -188,16 +188,13 @@ export function sharedSchemasAndRefs (): void {
       typeOf(request.body).is<{ city: string }>()
     })
   })
-  // A plugin can state the shared schemas it relies on in its instance type; registering it where they are
-  // unknown is an error.
-  const usersPlugin: EnclavePluginAsync<{ limit: number }, EnclaveInstance<{ user: typeof userSchema }>> = async (instance, opts) => {
+  // A plugin can state the shared schemas it relies on through its type provider (the third type parameter).
+  const usersPlugin: EnclavePluginAsync<{ limit: number }, RawServerDefault, EnclaveTypeProvider<{ user: typeof userSchema }>> = async (instance, opts) => {
     instance.get('/users', { schema: { response: { 200: { type: 'array', items: { $ref: 'user#' } } } } }, async () => {
       return [{ id: opts.limit, name: 'ada' }]
     })
   }
   withUser.register(usersPlugin, { limit: 10 })
-  // @ts-expect-error the plugin needs the 'user' shared schema
-  app.register(usersPlugin, { limit: 10 })
 
   // getSchema knows the registered schemas.
   assert<Equal<ReturnType<typeof withBoth.getSchema<'address'>>['$id'], 'address'>>()
@@ -248,7 +245,8 @@ export function routeMethodAndForms (): void {
   }, async function (request) {
     // The handler's `this` is the instance.
     typeOf(this).is<EnclaveInstance>()
-    typeOf(request.routeOptions.url).is<string>()
+    // `undefined` for a request no route matched (a not-found handler's), as in Fastify.
+    typeOf(request.routeOptions.url).is<string | undefined>()
   })
   // Hooks, handlers and options declared apart from the route, with the exported types.
   const authenticate: preHandlerHookHandler = async (request, reply) => {
@@ -263,4 +261,28 @@ export function routeMethodAndForms (): void {
     reply.header('x-served-by', this.pluginName).send(request.id)
   }
   app.get('/apart', options, handler)
+}
+
+export function handlersDeclaredApart (): void {
+  // A handler declared with its own route generic gives the route its types, as in Fastify, in every form.
+  interface CreateItem { Body: { name: string }, Reply: { 201: { id: number }, '4xx': { error: string } } }
+  const create: RouteHandler<CreateItem> = async (request, reply) => {
+    typeOf(request.body).is<{ name: string }>()
+    if (request.body.name === '') return reply.code(400).send({ error: 'empty' })
+    return reply.code(201).send({ id: 1 })
+  }
+  app.post('/items', create)
+  app.post('/items', { bodyLimit: 1024 }, create)
+  app.route({ method: 'POST', url: '/items', handler: create })
+  // A plain function whose parameters are typed with FastifyRequest / FastifyReply.
+  function rename (request: FastifyRequest<{ Params: { id: string }, Body: { name: string } }>, reply: EnclaveReply): void {
+    reply.send(`${request.params.id}: ${request.body.name}`)
+  }
+  app.put('/items/:id', rename)
+  app.put('/items/:id', { schema: { params: { type: 'object', properties: { id: { type: 'string' } }, required: ['id'] } } }, rename)
+  // A handler taking the default request type fits any route.
+  const any: RouteHandler = async (request) => request.id
+  app.post('/anything', { schema: { body: { type: 'object' } } }, any)
+  // @ts-expect-error a handler declared for another framework's request type does not fit
+  app.post('/wrong', async (request: { body: number }) => request.body)
 }

@@ -77,10 +77,6 @@ class PartCompiler {
 
   compile (part: HttpPart, schema: unknown): ValidationFunction {
     const normalized = part === 'headers' ? lowerCaseHeaderNames(schema) : schema
-    // Ajv would accept it, but an async validator would let a request wait on I/O before it is even validated.
-    if (isPlainObject(normalized) && normalized.$async === true) {
-      throw new codes.FST_ERR_SCH_ASYNC_NOT_SUPPORTED(part, this.routeName)
-    }
     let validate: unknown
     try {
       // The default compiler (an Ajv instance) is built only when some part of some route needs it.
@@ -180,7 +176,8 @@ function bodyValidatorFor (byType: Map<string, ValidationFunction>, contentType:
   return byType.get(normalizeMediaType(contentType))
 }
 
-function ignore (): void {}
+/** What validating one part gives: its error, none, or (an asynchronous validator) a promise of either. */
+type PartOutcome = Error | undefined | Promise<Error | undefined>
 
 /**
  * Reads what a validation function returned: `true`/`false` (Ajv, errors on `.errors`), `{ value }` (replaces the
@@ -190,11 +187,6 @@ function settle (result: unknown, validate: ValidationFunction, request: Validat
   validation: RouteValidation, instance: unknown): Error | undefined {
   if (result === false) return buildValidationError(validate.errors, part, validation.schemaErrorFormatter, instance)
   if (result === null || typeof result !== 'object') return undefined
-  if (isThenable(result)) {
-    // Never treat a pending promise as success: answer with an error, and keep its rejection from crashing Node.
-    result.then(ignore, ignore)
-    return new codes.FST_ERR_SCH_ASYNC_NOT_SUPPORTED(part, validation.routeName)
-  }
   const { error, value } = result as { error?: unknown, value?: unknown }
   if (error) return buildValidationError(error, part, validation.schemaErrorFormatter, instance)
   if (value !== undefined) request[property] = value
@@ -202,41 +194,78 @@ function settle (result: unknown, validate: ValidationFunction, request: Validat
 }
 
 /**
+ * Runs one part's validator. A promise (an Ajv `$async` schema, an async custom validator such as Joi's
+ * `validateAsync`) is settled the same way once it resolves; its rejection is the part's validation error (Ajv's
+ * `validation failed`, or what an async keyword threw), as in Fastify.
+ */
+function validatePart (validate: ValidationFunction, input: unknown, request: ValidatedRequest, property: string, part: HttpPart,
+  validation: RouteValidation, instance: unknown): PartOutcome {
+  const result: unknown = validate(input)
+  if (result === true) return undefined
+  if (!isThenable(result)) return settle(result, validate, request, property, part, validation, instance)
+  return Promise.resolve(result).then(
+    (resolved) => settle(resolved, validate, request, property, part, validation, instance),
+    (rejected) => buildValidationError(rejected, part, validation.schemaErrorFormatter, instance)
+  )
+}
+
+/** Validates a copy of the headers: coercion and removeAdditional must not change what `request.raw.headers` holds. */
+function validateHeaders (validate: ValidationFunction, request: ValidatedRequest, validation: RouteValidation, instance: unknown): PartOutcome {
+  const original = request.headers
+  const headers = { ...original }
+  const adopt = (err: Error | undefined): Error | undefined => {
+    // a validator that returned `{ value }` has already replaced them
+    if (err === undefined && request.headers === original) request.headers = headers
+    return err
+  }
+  const outcome = validatePart(validate, headers, request, 'headers', 'headers', validation, instance)
+  return isThenable(outcome) ? outcome.then(adopt) : adopt(outcome)
+}
+
+function bodyValidator (validation: RouteValidation, request: ValidatedRequest): ValidationFunction | undefined {
+  if (validation.body !== undefined || validation.bodyByContentType === undefined) return validation.body
+  return bodyValidatorFor(validation.bodyByContentType, request.headers['content-type'])
+}
+
+/** The parts in the order they are validated: params, body, querystring, headers. */
+const PART_COUNT = 4
+
+function validateStep (step: number, validation: RouteValidation, request: ValidatedRequest, instance: unknown): PartOutcome {
+  switch (step) {
+    case 0:
+      return validation.params === undefined
+        ? undefined
+        : validatePart(validation.params, request.params, request, 'params', 'params', validation, instance)
+    case 1: {
+      const body = bodyValidator(validation, request)
+      // a request without a body is validated as null, as in Fastify: `nullable` or `type: ['object', 'null']` admit it
+      return body === undefined
+        ? undefined
+        : validatePart(body, request.body === undefined ? null : request.body, request, 'body', 'body', validation, instance)
+    }
+    case 2:
+      return validation.querystring === undefined
+        ? undefined
+        : validatePart(validation.querystring, request.query, request, 'query', 'querystring', validation, instance)
+    default:
+      return validation.headers === undefined ? undefined : validateHeaders(validation.headers, request, validation, instance)
+  }
+}
+
+/**
  * Runs at request time after `preValidation`, in the order params, body, querystring, headers. Replaces
  * `request.params/body/query/headers` with the validated, coerced values and returns the first validation error
- * (statusCode 400, code FST_ERR_VALIDATION, `validation`, `validationContext`), or undefined. Throws what a
- * schema error formatter throws, and FST_ERR_SCH_VALIDATOR_NOT_FN: the request's error, never attached to it.
+ * (statusCode 400, code FST_ERR_VALIDATION, `validation`, `validationContext`), or undefined; a promise of that once
+ * a validator is asynchronous (the parts after it wait for it). Throws (or rejects with) what a schema error
+ * formatter throws, and FST_ERR_SCH_VALIDATOR_NOT_FN: the request's error, never attached to it.
  */
-export function validateRequest (validation: RouteValidation, request: ValidatedRequest, instance: unknown): Error | undefined {
-  let result: unknown
-  let err: Error | undefined
-
-  if (validation.params !== undefined) {
-    result = validation.params(request.params)
-    if (result !== true && (err = settle(result, validation.params, request, 'params', 'params', validation, instance)) !== undefined) return err
-  }
-
-  let body = validation.body
-  if (body === undefined && validation.bodyByContentType !== undefined) {
-    body = bodyValidatorFor(validation.bodyByContentType, request.headers['content-type'])
-  }
-  if (body !== undefined) {
-    // a request without a body is validated as null, as in Fastify: `nullable` or `type: ['object', 'null']` admit it
-    result = body(request.body === undefined ? null : request.body)
-    if (result !== true && (err = settle(result, body, request, 'body', 'body', validation, instance)) !== undefined) return err
-  }
-
-  if (validation.querystring !== undefined) {
-    result = validation.querystring(request.query)
-    if (result !== true && (err = settle(result, validation.querystring, request, 'query', 'querystring', validation, instance)) !== undefined) return err
-  }
-
-  if (validation.headers !== undefined) {
-    // Validate a copy: coercion and removeAdditional must not change what `request.raw.headers` holds.
-    const headers = { ...request.headers }
-    result = validation.headers(headers)
-    if (result !== true && (err = settle(result, validation.headers, request, 'headers', 'headers', validation, instance)) !== undefined) return err
-    if (result === true || (result as { value?: unknown } | null)?.value === undefined) request.headers = headers
+export function validateRequest (validation: RouteValidation, request: ValidatedRequest, instance: unknown, from = 0): PartOutcome {
+  for (let step = from; step < PART_COUNT; step++) {
+    const outcome = validateStep(step, validation, request, instance)
+    if (outcome === undefined) continue
+    if (!isThenable(outcome)) return outcome
+    const next = step + 1
+    return outcome.then((err) => err ?? validateRequest(validation, request, instance, next))
   }
   return undefined
 }

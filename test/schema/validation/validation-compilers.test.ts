@@ -195,23 +195,70 @@ test('ajv-errors without allErrors fails ready(), naming the plugin requirement'
   await assert.rejects(app.ready(), /allErrors/)
 })
 
-test('$async schemas are refused at ready(), pointing to preHandler', async () => {
-  const app = enclave()
-  app.post('/', { schema: { body: { $async: true, type: 'object' } } }, async () => 'ok')
-  await assert.rejects(app.ready(), (err: any) => {
-    assert.equal(err.code, 'FST_ERR_SCH_ASYNC_NOT_SUPPORTED')
-    assert.match(err.message, /body schema of POST \//)
-    assert.match(err.message, /preHandler/)
-    return true
+test('$async schemas: an async keyword decides, a rejection is a 400 with Ajv\'s message or the thrown one', async () => {
+  const seen: unknown[] = []
+  const app = enclave({
+    ajv: {
+      customOptions: {
+        keywords: [{
+          keyword: 'knownId',
+          async: true,
+          type: 'number',
+          validate: async (_schema: unknown, id: number) => {
+            seen.push(id)
+            await new Promise((resolve) => setImmediate(resolve))
+            if (id === 13) throw new Error('lookup failed')
+            return id === 7
+          }
+        }]
+      }
+    }
   })
+  const byId = { $async: true, type: 'object', properties: { id: { type: 'integer', knownId: true } } }
+  app.post('/items/:id', { schema: { params: byId, body: byId } }, async (request: any) => ({ params: request.params, body: request.body }))
+
+  let res = await app.inject({ method: 'POST', url: '/items/7', payload: { id: 7 } })
+  assert.deepEqual([res.statusCode, res.json()], [200, { params: { id: 7 }, body: { id: 7 } }])
+  res = await app.inject({ method: 'POST', url: '/items/8', payload: { id: 7 } })
+  assert.deepEqual([res.statusCode, res.json()], [400, { statusCode: 400, code: 'FST_ERR_VALIDATION', error: 'Bad Request', message: 'validation failed' }])
+  res = await app.inject({ method: 'POST', url: '/items/7', payload: { id: 13 } })
+  assert.deepEqual([res.statusCode, res.json()], [400, { statusCode: 400, code: 'FST_ERR_VALIDATION', error: 'Bad Request', message: 'lookup failed' }])
+  // params are checked first, and a failing part stops the others
+  assert.deepEqual(seen, [7, 7, 8, 7, 13])
 })
 
-test('a custom validation function returning a promise is never taken as success', async () => {
+test('async and sync validators mix: the parts after an async one wait for it, attachValidation still applies', async () => {
   const app = enclave()
-  app.post('/', { schema: { body: { type: 'object' } }, validatorCompiler: () => async () => { throw new Error('late') } }, async () => 'handler ran')
+  const later = (accept: boolean) => () => async (data: unknown) => {
+    await new Promise((resolve) => setImmediate(resolve))
+    if (!accept) throw new Error('refused later')
+    return data
+  }
+  app.post('/:id', {
+    schema: { params: { type: 'object' }, querystring: { type: 'object', properties: { n: { type: 'integer' } } } },
+    validatorCompiler: ({ httpPart }: { httpPart: string }) => httpPart === 'params'
+      ? later(true)()
+      : (data: unknown) => typeof (data as { n?: unknown }).n === 'string' && /^\d+$/.test((data as { n: string }).n) ? { value: { n: Number((data as { n: string }).n) } } : { error: new Error('n must be a number') }
+  }, async (request: any) => ({ query: request.query }))
+  app.post('/attach', {
+    attachValidation: true,
+    schema: { body: { type: 'object' } },
+    validatorCompiler: later(false)
+  }, async (request: any) => ({ attached: request.validationError.message, context: request.validationError.validationContext }))
+
+  let res = await app.inject({ method: 'POST', url: '/1?n=5' })
+  assert.deepEqual([res.statusCode, res.json()], [200, { query: { n: 5 } }])
+  res = await app.inject({ method: 'POST', url: '/1?n=x' })
+  assert.deepEqual([res.statusCode, res.json()], [400, { statusCode: 400, code: 'FST_ERR_VALIDATION', error: 'Bad Request', message: 'n must be a number' }])
+  res = await app.inject({ method: 'POST', url: '/attach', payload: {} })
+  assert.deepEqual([res.statusCode, res.json()], [200, { attached: 'refused later', context: 'body' }])
+})
+
+test('an async validator whose schema error formatter throws answers 500', async () => {
+  const app = enclave({ schemaErrorFormatter: () => { throw new Error('formatter broke') } })
+  app.post('/', { schema: { body: { type: 'object' } }, validatorCompiler: () => async () => false }, async () => 'handler ran')
   const res = await app.inject({ method: 'POST', url: '/', payload: {} })
-  assert.equal(res.statusCode, 500)
-  assert.equal(res.json().code, 'FST_ERR_SCH_ASYNC_NOT_SUPPORTED')
+  assert.deepEqual([res.statusCode, res.json().message], [500, 'formatter broke'])
 })
 
 test('schemaErrorFormatter: factory option, encapsulated setSchemaErrorFormatter, route option; `this` is the instance', async () => {

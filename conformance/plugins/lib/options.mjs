@@ -1,0 +1,40 @@
+/** Command-line options of `conformance/plugins/run.mjs` (`npm run conformance:plugins -- [options]`). */
+import { commonOptions, parseValues } from '../../lib/options.mjs'
+
+export const USAGE = `Usage: npm run conformance:plugins -- [options]   (or: node conformance/plugins/run.mjs [options])
+Runs the official plugins' own test suites (conformance/plugins/plugins.json) on Enclave's build, one plugin at a time.
+  --self                  run them on the real fastify 4.29.1 instead (must pass 100%: proves runner and lists)
+  --plugin <regex>        only the plugins whose name matches
+  --file <regex>          only the test files whose package-relative path (test/...) matches
+  --grep <regex>          only the top-level tests whose name matches (tap's TAP_GREP; jest suites are left out)
+  --git-dir <repo>=<dir>  where the git repository <repo> (owner/name) of a plugin whose npm tarball has no tests
+                          is (a bare clone or its .git); may be repeated. Without it the snapshot of the
+                          repository in ENCLAVE_CONFORMANCE_GIT_MIRRORS (default /work/.mirror, where the fetch
+                          tool puts them: <owner>+<name>/repo) is used; with neither, such a plugin is not run
+  --json <path>           write per-plugin, per-file and per-test results as JSON
+  --markdown <path>       write the Markdown summary
+  --timeout <seconds>     per-file time limit when the plugin sets none (default 60)
+  --jobs <n>              test files of one plugin run at once, unless the plugin runs one at a time (default 2)
+  --ci                    exit 1 when a test not in conformance/plugins/expectations.txt fails
+  --update-expectations   remove from conformance/plugins/expectations.txt the entries that now pass
+  --help                  this text
+Environment: ENCLAVE_CONFORMANCE_CACHE (default \${XDG_CACHE_HOME:-~/.cache}/enclave-conformance), shared with
+the main runner: the plugins go in its fastify-4.29.1/plugins/ folder.`
+
+function gitDirs (values) {
+  const dirs = new Map()
+  for (const value of values) {
+    const match = /^([\w.-]+\/[\w.-]+)=(.+)$/.exec(value)
+    if (!match) throw new Error(`--git-dir ${value}: expected owner/name=<git directory>`)
+    dirs.set(match[1], match[2])
+  }
+  return dirs
+}
+
+export function parseOptions (argv = process.argv.slice(2)) {
+  const values = parseValues(argv, {
+    plugin: { type: 'string' },
+    'git-dir': { type: 'string', multiple: true, default: [] }
+  })
+  return { ...commonOptions(values, { '--plugin': values.plugin }), pluginPattern: values.plugin, gitDirs: gitDirs(values['git-dir']) }
+}

@@ -1,0 +1,63 @@
+/**
+ * The folders the plugins' tests run in. The `fastify` they load is a copy of Fastify's package made by the main
+ * runner's prepareTestTree: its entry re-exports the framework under test (Enclave's build, or for `--self` an
+ * untouched Fastify), and its `lib/` stays Fastify's, so a test that reads `fastify/lib/...` reads private modules the
+ * target never sees. Each plugin runs in a fresh unpacked copy of its package, whose node_modules links its installed
+ * dependencies and `fastify`.
+ */
+import { mkdirSync, readdirSync, symlinkSync } from 'node:fs'
+import path from 'node:path'
+import { cacheDir, fetchTarball, installDependencies, unpack } from '../../lib/cache.mjs'
+import { enclaveTarget, linkDependencies, prepareTestTree, preparePristine } from '../../lib/shim.mjs'
+import { unpackGitTests } from './install.mjs'
+import { checkoutId } from '../../lib/paths.mjs'
+
+/** `<conformance cache>/plugins`: beside Fastify's tarball and test dependencies, which the `fastify` copies reuse. */
+export function pluginsCacheDir () {
+  return path.join(cacheDir(), 'plugins')
+}
+
+/** The `fastify` package for `target` ('enclave' or 'self'), made fresh. */
+export function prepareFastify (target) {
+  const dir = cacheDir()
+  const tarball = fetchTarball(dir)
+  const dependencies = installDependencies(dir)
+  const framework = target === 'self'
+    ? preparePristine(tarball, path.join(pluginsCacheDir(), `fastify-pristine-${checkoutId}`), dependencies)
+    : enclaveTarget()
+  return prepareTestTree(tarball, path.join(pluginsCacheDir(), `fastify-${target}-${checkoutId}`), dependencies, framework)
+}
+
+/**
+ * A fresh copy of `plugin` in `tree`: its tarball, the tests of its git tag when its tarball has none, what the
+ * tarball could not hold (`restore`), and node_modules → its dependencies and `fastify` → `fastifyTree`. A dependency
+ * that names `fastify` is copied into the tree so that it resolves the same one.
+ */
+export function preparePluginTree (plugin, installed, gitDir, fastifyTree, tree) {
+  unpack(installed.tarball, tree)
+  if (gitDir) unpackGitTests(plugin, gitDir, tree)
+  restore(plugin.restore ?? {}, tree)
+  linkDependencies(tree, installed.modules, { shared: { fastify: fastifyTree }, scopes: true })
+  return tree
+}
+
+/** The empty folders and symbolic links of the plugin's repository that its npm tarball could not hold. */
+function restore ({ directories = [], symlinks = {} }, tree) {
+  for (const directory of directories) mkdirSync(path.join(tree, directory), { recursive: true })
+  for (const [link, target] of Object.entries(symlinks)) {
+    mkdirSync(path.dirname(path.join(tree, link)), { recursive: true })
+    symlinkSync(target, path.join(tree, link))
+  }
+}
+
+/** The package-relative paths under `tree` (node_modules left out) that match `pattern`, sorted. */
+export function listFiles (tree, pattern, dir = '') {
+  const files = []
+  for (const entry of readdirSync(path.join(tree, dir), { withFileTypes: true })) {
+    if (entry.name === 'node_modules') continue
+    const relative = dir ? `${dir}/${entry.name}` : entry.name
+    if (entry.isDirectory()) files.push(...listFiles(tree, pattern, relative))
+    else if (pattern.test(relative)) files.push(relative)
+  }
+  return files.sort()
+}

@@ -1,0 +1,111 @@
+/**
+ * The plugin-suite runner (`npm run conformance:plugins`): the official Fastify 4 plugins' own tests run on
+ * Enclave's build. Each plugin listed in conformance/plugins/plugins.json is fetched (npm tarball, pinned), its test
+ * dependencies installed into the cache outside the repository, and its test files run as its own runner would run
+ * them, with `fastify` resolving to the framework under test; one plugin at a time. Reports per plugin, and in `--ci`
+ * mode holds the results to conformance/plugins/expectations.txt. `--help` lists the options; docs/conformance.md
+ * explains the rest.
+ */
+import { existsSync } from 'node:fs'
+import path from 'node:path'
+import { parseOptions, USAGE } from './lib/options.mjs'
+import { loadPluginList, loadSkippedTests, fileId, slug, EXPECTATIONS_FILE } from './lib/plugin-list.mjs'
+import { installPlugin, testsFromGit } from './lib/install.mjs'
+import { pluginsCacheDir, prepareFastify, preparePluginTree, listFiles } from './lib/trees.mjs'
+import { runJest } from './lib/jest.mjs'
+import { summarize, renderConsole, renderMarkdown, writeJson, writeText } from './lib/report.mjs'
+import { runFile, runFiles } from '../lib/run-files.mjs'
+import { fileResult } from '../lib/file-results.mjs'
+import { SelfTestList } from '../lib/self-list.mjs'
+import { checkExpectations, printGate, updateExpectations } from '../lib/expectations.mjs'
+import { checkoutId, enclaveEntry, log } from '../lib/paths.mjs'
+
+/** Fastify's tap files run under no extra flag here: the plugins' .taprc files give none. */
+const NODE_ARGS = []
+
+function notRun (plugin, why) {
+  log(`${plugin.name}@${plugin.version}: not run: ${why}`)
+  return { name: plugin.name, version: plugin.version, notRun: why, files: [] }
+}
+
+/** The tap files of one plugin, each a `node` process in the plugin's tree, then its jest suite if it has one. */
+async function runPluginTests (plugin, trees, options, skipsFor) {
+  const pattern = new RegExp(plugin.files)
+  const filter = options.filePattern ? new RegExp(options.filePattern) : null
+  const files = listFiles(trees.tree(), pattern).filter((file) => !filter || filter.test(file))
+  const timeoutSeconds = plugin.timeout ?? options.timeoutSeconds
+  const fileOptions = (file) => ({ skips: skipsFor(plugin, file), grep: options.grep, timeoutSeconds, nodeArgs: NODE_ARGS, env: plugin.env })
+  const selfList = new SelfTestList(trees.dir)
+  const runOnSelf = options.self ? null : (file) => runFile(trees.selfTree(), file, fileOptions(file))
+  const runs = await runFiles(trees.tree(), files, {
+    jobs: plugin.jobs ?? options.jobs,
+    optionsFor: fileOptions,
+    onDone: (run) => log(`  ${plugin.name}/${run.file} ${run.timedOut ? 'HUNG' : ''} ${run.seconds.toFixed(1)}s`)
+  })
+  const results = []
+  for (const run of runs) {
+    const result = await fileResult(run, plugin.name, { grep: options.grep, expectedNamesFor: (file) => selfList.namesFor(file, runOnSelf) })
+    if (options.self && !options.grep) selfList.record(result)
+    results.push(result)
+  }
+  if (options.self && !options.grep) selfList.save()
+  if (plugin.jest && !options.grep) {
+    const jestResults = runJest(trees.tree(), plugin, { timeoutSeconds: timeoutSeconds * 5, env: plugin.env })
+    results.push(...jestResults.filter((result) => !filter || filter.test(result.file)))
+  }
+  return results.map((result) => ({ ...result, file: fileId(plugin, result.file) }))
+}
+
+async function runPlugin (plugin, list, options, fastify, skipsFor) {
+  let gitDir = null
+  if (plugin.testsFrom) {
+    gitDir = testsFromGit(plugin, options.gitDirs)
+    if (!gitDir) return notRun(plugin, `its npm tarball has no tests: pass --git-dir ${plugin.testsFrom.repository}=<git directory> (tag ${plugin.testsFrom.tag}) or put its snapshot in the mirrors folder`)
+  }
+  const dir = path.join(pluginsCacheDir(), `${slug(plugin)}-${plugin.version}`)
+  const installed = installPlugin(plugin, dir, list)
+  // Fresh copies every run (some tests write files beside themselves); the --self copy only when one is needed.
+  const built = {}
+  const treeFor = (target) => () => (built[target] ??= preparePluginTree(plugin, installed, gitDir, fastify(target), path.join(dir, `tests-${target}-${checkoutId}`)))
+  const target = options.self ? 'self' : 'enclave'
+  const trees = { dir, tree: treeFor(target), selfTree: treeFor('self') }
+  log(`${plugin.name}@${plugin.version} on ${options.self ? 'fastify@4.29.1 (--self)' : 'Enclave'}`)
+  return { name: plugin.name, version: plugin.version, files: await runPluginTests(plugin, trees, options, skipsFor) }
+}
+
+async function main () {
+  const options = parseOptions()
+  if (options.help) {
+    process.stdout.write(USAGE + '\n')
+    return 0
+  }
+  if (!options.self && !existsSync(enclaveEntry)) throw new Error(`${enclaveEntry} is missing: run \`npm run build\` first`)
+  const started = Date.now()
+  const list = loadPluginList(options.pluginPattern)
+  const skipsFor = loadSkippedTests()
+  const fastifyTrees = {}
+  const fastify = (target) => (fastifyTrees[target] ??= prepareFastify(target))
+  const runs = []
+  for (const plugin of list.plugins) runs.push(await runPlugin(plugin, list, options, fastify, skipsFor))
+  const summary = summarize(runs, { self: options.self, seconds: (Date.now() - started) / 1000 })
+  if (options.json) writeJson(options.json, summary)
+  if (options.markdown) writeText(options.markdown, renderMarkdown(summary))
+  process.stdout.write(renderConsole(summary))
+  const closing = () => process.stdout.write(`conformance:plugins: ${summary.total.passed} passed, ${summary.total.failed} failed\n`)
+  if (options.self) {
+    closing()
+    const perfect = summary.total.failed === 0 && summary.brokenFiles.length === 0
+    if (!perfect) log('--self must pass 100%: a failure here is a runner, environment or skip-list problem, not Enclave\'s')
+    return perfect ? 0 : 1
+  }
+  const gate = checkExpectations(summary, options, EXPECTATIONS_FILE)
+  printGate(gate)
+  if (options.updateExpectations) updateExpectations(gate)
+  closing()
+  return options.ci && !gate.ok ? 1 : 0
+}
+
+main().then((code) => { process.exitCode = code }, (error) => {
+  log(`conformance:plugins: ${error.stack ?? error}`)
+  process.exitCode = 2
+})

@@ -1,0 +1,173 @@
+/**
+ * Type providers: how a route's schemas become the types of its request parts and replies.
+ *
+ * The default provider is Enclave's own inference (`FromSchema`, schema.ts): an inline schema types the route with
+ * no extra package, `$ref`s resolve to the shared schemas the instance type knows (`addSchema()` records them in the
+ * provider), request parts are read as input (a property with a `default` is present) and responses as output.
+ * `withTypeProvider<P>()` replaces it with a Fastify type provider (TypeBox's, json-schema-to-ts's, or any
+ * `interface P extends FastifyTypeProvider { output: … }`), which then maps each schema as Fastify would.
+ *
+ * Either way a key given in the route generic (`app.get<{ Body: B }>(…)`) wins over the schema.
+ */
+import type { FromSchema, SchemaDirection, SchemaRegistry } from './schema'
+import type { FastifySchema } from './compilers'
+import type { AnyReply } from './reply'
+import type { ExpandShorthand, IsReplyMap, PayloadForStatus, ResponseTypesFromSchema, RouteGenericInterface } from './route-generic'
+import type { RecordKeysToLowercase } from './utils'
+
+/** A Fastify type provider: a type-level function from a schema (`input`) to its type (`output`). */
+export interface FastifyTypeProvider {
+  readonly input: unknown
+  readonly output: unknown
+}
+
+/** Phantom key under which Enclave's provider records the instance's shared schemas; it has no runtime value. */
+declare const kSharedSchemas: unique symbol
+
+/**
+ * Enclave's inference as a type provider, with the shared schemas `$ref` resolves to (by `$id`). `addSchema()`
+ * returns an instance whose provider knows the new schema; a plugin can state the ones it relies on:
+ * `FastifyPluginAsync<Options, RawServerDefault, EnclaveTypeProvider<{ user: typeof userSchema }>>`.
+ *
+ * Its only own member is an optional method: any other provider is assignable to it, and (method parameters being
+ * compared both ways) so is an Enclave provider that knows other shared schemas. An instance typed with another
+ * provider, or with shared schemas, still fits where a default `FastifyInstance` is expected, as in Fastify.
+ */
+export interface EnclaveTypeProvider<SharedSchemas extends SchemaRegistry = Record<never, never>> extends FastifyTypeProvider {
+  [kSharedSchemas]?(sharedSchemas: SharedSchemas): void
+}
+
+/** The provider of an instance that did not call `withTypeProvider()`: Enclave's inference. */
+export type FastifyTypeProviderDefault = EnclaveTypeProvider
+
+/** The output of provider `F` for the schema `I`. */
+export type CallTypeProvider<F extends FastifyTypeProvider, I> = (F & { input: I })['output']
+
+/**
+ * Whether `TP` is Enclave's inference (as opposed to a provider given to `withTypeProvider()`). Written with
+ * `infer` rather than `keyof`, so that the provider stays covariant in the types that use it.
+ */
+export type IsEnclaveTypeProvider<TP> = TP extends { readonly [kSharedSchemas]?: infer Marker } ? (unknown extends Marker ? false : true) : false
+
+/** The shared schemas a provider knows (none, for other providers than Enclave's). */
+export type SharedSchemasOf<TP> = TP extends { [kSharedSchemas]?(sharedSchemas: infer R): void } ? R : Record<never, never>
+
+/** Enclave's provider after `addSchema(schema)`: it also knows `schema` by its `$id`; other providers are kept. */
+export type WithSharedSchema<TP, Schema> =
+  IsEnclaveTypeProvider<TP> extends true
+    ? Schema extends { readonly $id: infer Id extends string }
+      ? (string extends Id ? TP : EnclaveTypeProvider<SharedSchemasOf<TP> & { [K in Id]: Schema }>)
+      : TP
+    : TP
+
+/** The type of the data a schema describes under provider `TP`, read as input or output. */
+export type SchemaType<TP extends FastifyTypeProvider, Schema, Direction extends SchemaDirection> =
+  [TP, Schema, Direction] extends [infer Provider extends FastifyTypeProvider, infer Part, infer Dir extends SchemaDirection]
+    ? IsEnclaveTypeProvider<Provider> extends true
+      ? ([Part] extends [undefined] ? unknown : FromSchema<ExpandShorthand<Part>, SharedSchemasOf<Provider>, Dir>)
+      : CallTypeProvider<Provider, Part>
+    : never
+
+// ---- requests ----
+
+type UndefinedToUnknown<T> = [T] extends [undefined] ? unknown : T
+/** `keyof` over each member of a union: a generic key counts as given when it has any key at all. */
+type KeysOf<T> = T extends unknown ? keyof T : never
+
+/**
+ * One request part: the route generic's key when it gives one, else the part's schema (`Schema`, or `undefined`
+ * when the route has none) through the provider. The schema is taken out of the route schema by the caller with
+ * `infer`, in the same conditional as this type: two routes whose schemas differ only in identity (as the two
+ * copies of an inline schema the checker makes) are then related without comparing what their schemas infer.
+ */
+type RequestPart<TP extends FastifyTypeProvider, Given, Schema> =
+  UndefinedToUnknown<[KeysOf<Given>] extends [never] ? SchemaType<TP, Schema, 'input'> : Given>
+
+/** The shape `FastifyRequest` reads its request parts from. */
+export interface FastifyRequestType<Params = unknown, Querystring = unknown, Headers = unknown, Body = unknown> {
+  params: Params
+  query: Querystring
+  headers: Headers
+  body: Body
+}
+
+/** The request parts of a route, from its generic, its schema and the instance's provider. */
+export interface ResolveFastifyRequestType<
+  TypeProvider extends FastifyTypeProvider,
+  SchemaCompiler extends FastifySchema,
+  RouteGeneric extends RouteGenericInterface
+> extends FastifyRequestType {
+  params: SchemaCompiler extends { readonly params: infer X } ? RequestPart<TypeProvider, RouteGeneric['Params'], X>
+    : RequestPart<TypeProvider, RouteGeneric['Params'], undefined>
+  query: SchemaCompiler extends { readonly querystring: infer X } ? RequestPart<TypeProvider, RouteGeneric['Querystring'], X>
+    : SchemaCompiler extends { readonly query: infer X } ? RequestPart<TypeProvider, RouteGeneric['Querystring'], X>
+      : RequestPart<TypeProvider, RouteGeneric['Querystring'], undefined>
+  headers: RecordKeysToLowercase<SchemaCompiler extends { readonly headers: infer X } ? RequestPart<TypeProvider, RouteGeneric['Headers'], X>
+    : RequestPart<TypeProvider, RouteGeneric['Headers'], undefined>>
+  body: SchemaCompiler extends { readonly body: infer X } ? RequestPart<TypeProvider, RouteGeneric['Body'], X>
+    : RequestPart<TypeProvider, RouteGeneric['Body'], undefined>
+}
+
+// ---- replies ----
+
+/** A provider's payload type of one response: a schema, or a map of content types to `{ schema }`. */
+type ProviderResponse<TP extends FastifyTypeProvider, X> =
+  X extends { readonly content: infer C } ? { [T in keyof C]: C[T] extends { readonly schema: infer S } ? CallTypeProvider<TP, S> : unknown }[keyof C]
+    : CallTypeProvider<TP, X>
+
+/**
+ * Payload types by status code, from `schema.response`, under provider `TP`. Users of its keys take it through
+ * `extends infer Map`: a `keyof` of a provider-dependent type would make the instance type invariant in its provider.
+ */
+export type ResponseTypes<TP extends FastifyTypeProvider, SchemaCompiler> =
+  SchemaCompiler extends { readonly response: infer R }
+    ? (TP extends infer Provider extends FastifyTypeProvider
+        ? (IsEnclaveTypeProvider<Provider> extends true ? ResponseTypesFromSchema<R, SharedSchemasOf<Provider>> : { [Code in keyof R]: ProviderResponse<Provider, R[Code]> })
+        : never)
+    : never
+
+/** Any payload of a response map (`never`: no response schema, so anything). */
+type AnyPayload<Map> = [Map] extends [never] ? unknown : Map[keyof Map]
+
+/** The route generic's `Reply`: a payload type, or the union of a reply map's payloads. */
+type GivenReply<R> = IsReplyMap<R> extends true ? R[keyof R] : R
+
+/** The payload type of a route generic's `Reply` type. */
+export type FastifyReplyType<Reply = unknown> = Reply
+
+/**
+ * What a route's replies may send: the route generic's `Reply` when given, else the payload types of its response
+ * schemas (any of them), else anything.
+ */
+export type ResolveFastifyReplyType<
+  TypeProvider extends FastifyTypeProvider,
+  SchemaCompiler extends FastifySchema,
+  RouteGeneric extends RouteGenericInterface
+> = UndefinedToUnknown<[KeysOf<RouteGeneric['Reply']>] extends [never]
+  ? (ResponseTypes<TypeProvider, SchemaCompiler> extends infer Map ? AnyPayload<Map> : never)
+  : GivenReply<RouteGeneric['Reply']>>
+
+/**
+ * What a reply may send after `reply.code(code)`: the payload declared for that code (or its range, or
+ * `'default'`) by the route generic's reply map or by the response schemas; anything for a code neither declares.
+ */
+export type ResolveReplyTypeWithRouteGeneric<
+  RouteGenericReply,
+  Code extends number,
+  SchemaCompiler extends FastifySchema = FastifySchema,
+  TypeProvider extends FastifyTypeProvider = EnclaveTypeProvider
+> = [KeysOf<RouteGenericReply>] extends [never]
+  ? (ResponseTypes<TypeProvider, SchemaCompiler> extends infer Map ? ([Map] extends [never] ? unknown : PayloadForStatus<Map, Code>) : never)
+  : IsReplyMap<RouteGenericReply> extends true ? PayloadForStatus<RouteGenericReply, Code> : RouteGenericReply
+
+/**
+ * What a handler may return: a payload the route may send, the reply (after sending with it), or nothing, or a
+ * promise of these. Anything when the route declares no reply type.
+ */
+export type ResolveFastifyReplyReturnType<
+  TypeProvider extends FastifyTypeProvider,
+  SchemaCompiler extends FastifySchema,
+  RouteGeneric extends RouteGenericInterface
+> = ResolveFastifyReplyType<TypeProvider, SchemaCompiler, RouteGeneric> extends infer Payload ? HandlerReturn<Payload> : unknown
+
+type HandlerReturn<P> = unknown extends P ? unknown : P | void | AnyReply | Promise<P | void | AnyReply>

@@ -1,0 +1,59 @@
+/**
+ * Small shared types: HTTP methods, the defaults of the generic parameters, status-code keys and header names.
+ */
+import type * as http from 'node:http'
+
+type MethodName =
+  | 'DELETE' | 'GET' | 'HEAD' | 'PATCH' | 'POST' | 'PUT' | 'OPTIONS' | 'PROPFIND' | 'PROPPATCH' | 'MKCOL' | 'COPY'
+  | 'MOVE' | 'LOCK' | 'UNLOCK' | 'TRACE' | 'SEARCH' | 'REPORT' | 'MKCALENDAR'
+
+/** The HTTP methods a route can answer, in upper or lower case. */
+export type HTTPMethods = MethodName | Lowercase<MethodName>
+
+/** A request part without a type from a generic or a schema is `unknown`: it must be narrowed before use. */
+export type RequestBodyDefault = unknown
+export type RequestQuerystringDefault = unknown
+export type RequestParamsDefault = unknown
+export type RequestHeadersDefault = unknown
+/** The route `config` type when a route declares none. */
+export type ContextConfigDefault = unknown
+export type ReplyDefault = unknown
+
+type Digit = 0 | 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9
+/** The first digit of an HTTP status code. */
+export type CodeClasses = 1 | 2 | 3 | 4 | 5
+type NumberOf<T extends string> = T extends `${infer N extends number}` ? N : never
+
+// Status codes are tested against a pattern, and the codes of a range listed only when a reply map has a range key:
+// the union of all 500 codes would be built (and checked) in every program that loads these types.
+
+/** Whether `Code` is an HTTP status code (100 to 599). */
+export type IsHttpCode<Code extends number> = `${Code}` extends `${CodeClasses}${Digit}${Digit}` ? true : false
+
+/** Every status code of a range (`4` → 400 to 499). */
+type CodesOfClass<Class extends CodeClasses> = NumberOf<`${Class}${Digit}${Digit}`>
+
+/**
+ * The status codes `reply.code()` accepts for a reply map's keys: its codes, and every code of its ranges (`'4xx'`).
+ * Any code when the route declares no reply map (or a key that is not a code).
+ */
+export type ReplyKeysToCodes<Key> = [Key] extends [never] ? number
+  : Key extends number ? (IsHttpCode<Key> extends true ? Key : number)
+    : Key extends `${infer Class extends CodeClasses}xx` ? CodesOfClass<Class>
+      : number
+
+/** The range key (`'4xx'`) of a status code. */
+export type CodeToReplyKey<Code extends number> = `${Code}` extends `${infer Class extends CodeClasses}${number}` ? `${Class}xx` : never
+
+/** Lower-cases the keys of an object type (header names, as Node parses them). */
+export type RecordKeysToLowercase<Input> = Input extends Record<string, unknown>
+  ? { [Key in keyof Input as Key extends string ? Lowercase<Key> : Key]: Input[Key] }
+  : Input
+
+type WithoutIndexSignature<T> = { [K in keyof T as string extends K ? never : number extends K ? never : K]: T[K] }
+
+/** A header name: one Node knows (offered by editors) or any other string. */
+export type HttpHeader = keyof WithoutIndexSignature<http.OutgoingHttpHeaders> | (string & Record<never, never>)
+
+/** A copy of `T` that inference does not look into (what `NoInfer` does, for code written before TypeScript 5.4). */
+export type NoInferCompat<T> = { [K in keyof T]: T[K] }
