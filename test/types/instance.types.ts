@@ -35,6 +35,11 @@ export function factory (): void {
   enclave({ bodyLimit: '1mb' })
   // @ts-expect-error not an error code
   void enclave.errorCodes.FST_ERR_NOPE
+  // the compile cache: a directory, and precompile() of an application built with it
+  const cached = enclave({ compileCache: { dir: './.enclave-cache' } })
+  typeOf(enclave.precompile(cached)).is<Promise<{ file: string, entries: number }>>()
+  // @ts-expect-error the directory is a string
+  enclave({ compileCache: { dir: 1 } })
   // withTypeProvider() replaces Enclave's inference with the given provider; one whose output is `unknown` types
   // routes as Fastify's default provider does.
   interface Untyped extends FastifyTypeProvider { output: unknown }
