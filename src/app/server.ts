@@ -13,6 +13,7 @@ import type { AppState, Instance, RawHandler } from '../encapsulation/app-state'
 import type { Logger } from '../types/logger'
 import type { RawServerBase } from '../types/raw'
 import type { NormalizedOptions } from './options'
+import { gatherWrites } from './write-gathering'
 
 // loaded by the applications that serve HTTPS or HTTP/2 only
 const loadHttps = lazyModule(() => require('node:https') as typeof https)
@@ -88,6 +89,8 @@ function createHttp1Server (options: NormalizedOptions, handler: RawHandler): ht
   server.keepAliveTimeout = options.keepAliveTimeout
   server.maxRequestsPerSocket = options.maxRequestsPerSocket
   server.setTimeout(options.connectionTimeout)
+  // TLS sockets write through their TLS wrap, not the socket's own write methods: nothing to gather there
+  if (!options.https) server.on('connection', gatherWrites)
   return server
 }
 
