@@ -13,7 +13,7 @@ import type { AppState, Instance, RawHandler } from '../encapsulation/app-state'
 import type { Logger } from '../types/logger'
 import type { RawServerBase } from '../types/raw'
 import type { NormalizedOptions } from './options'
-import { gatherWrites } from './write-gathering'
+import { countOpenResponses, gatherWrites } from './write-gathering'
 
 // loaded by the applications that serve HTTPS or HTTP/2 only
 const loadHttps = lazyModule(() => require('node:https') as typeof https)
@@ -90,7 +90,10 @@ function createHttp1Server (options: NormalizedOptions, handler: RawHandler): ht
   server.maxRequestsPerSocket = options.maxRequestsPerSocket
   server.setTimeout(options.connectionTimeout)
   // TLS sockets write through their TLS wrap, not the socket's own write methods: nothing to gather there
-  if (!options.https) server.on('connection', gatherWrites)
+  if (!options.https) {
+    server.on('connection', gatherWrites)
+    server.on('request', countOpenResponses)
+  }
   return server
 }
 

@@ -1,17 +1,20 @@
 /**
- * Write gathering on HTTP/1 connections: when several responses are ready on one connection in the same turn of the
- * event loop (pipelined requests), they reach the kernel in one `writev` instead of one system call each.
+ * Write gathering on HTTP/1 connections: the responses to pipelined requests reach the kernel together, in one
+ * `writev`, instead of one system call each.
  *
- * Node's server answers pipelined requests one after the other: a response gets the socket only once the previous
+ * Node's server answers pipelined requests in order, one at a time: a response gets the socket only once the previous
  * one's write has completed, so ten pipelined requests cost ten `writev` calls, each about as expensive as the
- * request's own processing. Here the first write of a turn goes out at once, as before (a connection that sends one
- * request at a time sees no change and no delay); further writes in the same turn are kept (reported as written, so
- * the next response can proceed) and handed to the kernel together in the check phase of the same loop iteration.
+ * request's own processing. Here each connection counts its open responses (requests received, responses not yet
+ * finished). While more than one is open, the connection's writes are kept (and reported as written, so the next
+ * response proceeds); the write made when only one response is left goes out with everything kept, in one call. A
+ * connection with one request in flight, the usual case, writes at once as before.
  *
- * Bounds: a write larger than `GATHER_LIMIT`, or one that would take the kept bytes past it, flushes at once; nothing
- * is kept while the kernel has not taken the previous write (the socket's own back-pressure applies as usual); kept
- * bytes are flushed before the socket ends or is destroyed, so nothing written is lost or reordered.
+ * Bounds: at most `GATHER_LIMIT` bytes are kept per connection (a larger write flushes); nothing is kept while the
+ * kernel has not taken the previous write (the socket's own back-pressure applies as usual); whatever is still kept
+ * at the end of the event loop's turn (a response that never finishes, say) goes out then; kept bytes are flushed
+ * before the socket ends or is destroyed, so nothing written is lost or reordered.
  */
+import type { IncomingMessage, ServerResponse } from 'node:http'
 import { Socket } from 'node:net'
 
 /** The most bytes one connection keeps before they are flushed at once. */
@@ -37,61 +40,73 @@ const writevNow = socketProto._writev
 const finalNow = socketProto._final
 const destroyNow = socketProto._destroy
 
-const kTurn = Symbol('enclave.writeTurn')
 const kKept = Symbol('enclave.keptWrites')
 const kKeptBytes = Symbol('enclave.keptBytes')
+const kOpenResponses = Symbol('enclave.openResponses')
 
 type GatheringSocket = Socket & InternalSocket & {
-  [kTurn]: number
   [kKept]: WriteEntry[] | null
   [kKeptBytes]: number
+  [kOpenResponses]: number
 }
 
-/** The current turn of the event loop, as far as writes are concerned; it ends when the kept writes are flushed. */
-let turn = 0
+/** Whether the end of this turn of the event loop is scheduled to flush what is still kept. */
 let flushScheduled = false
 const socketsWithKeptWrites: GatheringSocket[] = []
 
 /** Makes one accepted HTTP/1 connection gather its writes (the server's `connection` listener). */
 export function gatherWrites (socket: Socket): void {
   const gathering = socket as GatheringSocket
-  gathering[kTurn] = -1
   gathering[kKept] = null
   gathering[kKeptBytes] = 0
+  gathering[kOpenResponses] = 0
   gathering._write = gatheringWrite
   gathering._writev = gatheringWritev
   gathering._final = finalAfterFlush
   gathering._destroy = destroyAfterFlush
 }
 
+/**
+ * The server's `request` listener: counts the responses open on the connection, so that the kept writes go out as
+ * soon as the last one is written (pipelined requests are answered in order, each after the previous one's write).
+ */
+export function countOpenResponses (req: IncomingMessage, res: ServerResponse): void {
+  const socket = req.socket as GatheringSocket
+  if (socket[kOpenResponses] === undefined) return
+  socket[kOpenResponses]++
+  res.on('finish', responseFinished)
+}
+
+function responseFinished (this: ServerResponse): void {
+  const socket = this.req.socket as GatheringSocket
+  if (--socket[kOpenResponses] === 0) flushKept(socket)
+}
+
 function gatheringWrite (this: GatheringSocket, chunk: Buffer | string, encoding: BufferEncoding, cb: WriteCallback): void {
-  if (this[kTurn] === turn) {
-    const bytes = chunkSize(chunk, encoding)
-    if (hasRoom(this, bytes)) {
-      keep(this, { chunk, encoding: typeof chunk === 'string' ? encoding : 'buffer' }, bytes)
-      cb()
-      return
-    }
+  const entry: WriteEntry = { chunk, encoding: typeof chunk === 'string' ? encoding : 'buffer' }
+  if (this[kOpenResponses] > 1 && keepIfRoom(this, [entry], chunkSize(chunk, encoding))) {
+    cb()
+  } else if (this[kKept] !== null) {
+    flushKept(this, entry, cb)
+  } else {
+    writeNow.call(this, chunk, encoding, cb)
   }
-  flushKept(this)
-  startTurn(this)
-  writeNow.call(this, chunk, encoding, cb)
 }
 
 function gatheringWritev (this: GatheringSocket, chunks: WriteEntry[], cb: WriteCallback): void {
-  if (this[kTurn] === turn) {
-    let bytes = 0
-    for (let i = 0; i < chunks.length && bytes <= GATHER_LIMIT; i++) bytes += chunkSize(chunks[i].chunk, chunks[i].encoding)
-    if (hasRoom(this, bytes)) {
-      for (const { chunk, encoding } of chunks) keep(this, { chunk, encoding }, 0)
-      this[kKeptBytes] += bytes
-      cb()
-      return
-    }
+  if (this[kOpenResponses] > 1 && keepIfRoom(this, chunks, entriesSize(chunks))) {
+    cb()
+  } else if (this[kKept] !== null) {
+    flushKept(this, chunks, cb)
+  } else {
+    writevNow.call(this, chunks, cb)
   }
-  flushKept(this)
-  startTurn(this)
-  writevNow.call(this, chunks, cb)
+}
+
+function entriesSize (chunks: WriteEntry[]): number {
+  let bytes = 0
+  for (let i = 0; i < chunks.length && bytes <= GATHER_LIMIT; i++) bytes += chunkSize(chunks[i].chunk, chunks[i].encoding)
+  return bytes
 }
 
 /** The size of a chunk in bytes, or more than the limit without counting when its length alone exceeds it. */
@@ -101,48 +116,46 @@ function chunkSize (chunk: Buffer | string, encoding: BufferEncoding | 'buffer')
 }
 
 /**
- * A write is kept when this connection already wrote in this turn, the kernel took everything written so far
- * (no queue in libuv) and the kept bytes stay within the limit.
+ * Keeps the chunks when the kernel took everything written so far (no queue in libuv) and the kept bytes stay within
+ * the limit; false otherwise.
  */
-function hasRoom (socket: GatheringSocket, bytes: number): boolean {
-  return socket._handle !== null && !socket.connecting && socket._handle.writeQueueSize === 0 &&
-    socket[kKeptBytes] + bytes <= GATHER_LIMIT
-}
-
-function keep (socket: GatheringSocket, entry: WriteEntry, bytes: number): void {
-  const kept = socket[kKept]
+function keepIfRoom (socket: GatheringSocket, chunks: WriteEntry[], bytes: number): boolean {
+  if (socket._handle === null || socket.connecting || socket._handle.writeQueueSize !== 0 ||
+    socket[kKeptBytes] + bytes > GATHER_LIMIT) return false
+  let kept = socket[kKept]
   if (kept === null) {
-    socket[kKept] = [entry]
+    kept = socket[kKept] = []
     socketsWithKeptWrites.push(socket)
-  } else {
-    kept.push(entry)
+    if (!flushScheduled) {
+      flushScheduled = true
+      setImmediate(endTurn)
+    }
   }
+  for (let i = 0; i < chunks.length; i++) kept.push({ chunk: chunks[i].chunk, encoding: chunks[i].encoding })
   socket[kKeptBytes] += bytes
+  return true
 }
 
-function startTurn (socket: GatheringSocket): void {
-  socket[kTurn] = turn
-  if (!flushScheduled) {
-    flushScheduled = true
-    setImmediate(endTurn)
-  }
-}
-
-/** The check phase: every kept write goes out, one `writev` per connection, and a new turn begins. */
+/** The check phase: anything still kept goes out, one `writev` per connection. */
 function endTurn (): void {
   flushScheduled = false
-  turn++
   for (let i = 0; i < socketsWithKeptWrites.length; i++) flushKept(socketsWithKeptWrites[i])
   socketsWithKeptWrites.length = 0
 }
 
-function flushKept (socket: GatheringSocket): void {
+/** Hands the kept writes to the kernel in one `writev`, with `last` (and its callback) when given. */
+function flushKept (socket: GatheringSocket, last?: WriteEntry | WriteEntry[], cb: WriteCallback = destroyOnError.bind(socket)): void {
   const kept = socket[kKept]
   if (kept === null) return
   socket[kKept] = null
   socket[kKeptBytes] = 0
-  if (socket._handle === null) return
-  writevNow.call(socket, kept, (err) => { if (err) socket.destroy(err) })
+  if (Array.isArray(last)) for (const entry of last) kept.push(entry)
+  else if (last !== undefined) kept.push(last)
+  writevNow.call(socket, kept, cb)
+}
+
+function destroyOnError (this: GatheringSocket, err?: Error | null): void {
+  if (err) this.destroy(err)
 }
 
 function finalAfterFlush (this: GatheringSocket, cb: WriteCallback): void {
