@@ -13,7 +13,7 @@ import type { AppState, Instance, RawHandler } from '../encapsulation/app-state'
 import type { Logger } from '../types/logger'
 import type { RawServerBase } from '../types/raw'
 import type { NormalizedOptions } from './options'
-import { countOpenResponses, gatherWrites } from './write-gathering'
+import { countRequest, gatherWrites } from './write-gathering'
 
 // loaded by the applications that serve HTTPS or HTTP/2 only
 const loadHttps = lazyModule(() => require('node:https') as typeof https)
@@ -88,16 +88,21 @@ function createHttp1Server (options: NormalizedOptions, handler: RawHandler): ht
   if (options.requestTimeout > 0) serverOptions.connectionsCheckingInterval = Math.min(30000, Math.max(50, Math.floor(options.requestTimeout / 2)))
   const server = options.https
     ? loadHttps().createServer({ ...options.https, ...serverOptions }, handler)
-    : http.createServer({ ...options.http, ...serverOptions }, handler)
+    : http.createServer({ ...options.http, ...serverOptions }, countingRequests(handler))
   server.keepAliveTimeout = options.keepAliveTimeout
   server.maxRequestsPerSocket = options.maxRequestsPerSocket
   server.setTimeout(options.connectionTimeout)
   // TLS sockets write through their TLS wrap, not the socket's own write methods: nothing to gather there
-  if (!options.https) {
-    server.on('connection', gatherWrites)
-    server.on('request', countOpenResponses)
-  }
+  if (!options.https) server.on('connection', gatherWrites)
   return server
+}
+
+/** The request listener of a plain HTTP/1 server: each request is counted for write gathering, then handled. */
+function countingRequests (handler: RawHandler): RawHandler {
+  return function handleCountedRequest (req, res) {
+    countRequest(req)
+    handler(req, res)
+  }
 }
 
 /** HTTP/2 sessions open on each server: `close()` must end them, as an HTTP/2 server waits for every session. */

@@ -4,9 +4,9 @@
  *
  * Node's server answers pipelined requests in order, one at a time: a response gets the socket only once the previous
  * one's write has completed, so ten pipelined requests cost ten `writev` calls, each about as expensive as the
- * request's own processing. Here each connection counts its open responses (requests received, responses not yet
- * finished). While more than one is open, the connection's writes are kept (and reported as written, so the next
- * response proceeds); the write made when only one response is left goes out with everything kept, in one call. A
+ * request's own processing. Here each connection counts the requests it received and the responses that began
+ * writing. While later responses are still to come, a write is kept (and reported as written, so the next response
+ * proceeds); the first write made with none left goes out with everything kept, in one call. A
  * connection with one request in flight, the usual case, writes at once as before.
  *
  * Bounds: at most `GATHER_LIMIT` bytes are kept per connection (a larger write flushes); nothing is kept while the
@@ -42,12 +42,16 @@ const destroyNow = socketProto._destroy
 
 const kKept = Symbol('enclave.keptWrites')
 const kKeptBytes = Symbol('enclave.keptBytes')
-const kOpenResponses = Symbol('enclave.openResponses')
+const kRequests = Symbol('enclave.requests')
+const kResponses = Symbol('enclave.respondingResponses')
+const kCounted = Symbol('enclave.counted')
 
 type GatheringSocket = Socket & InternalSocket & {
   [kKept]: WriteEntry[] | null
   [kKeptBytes]: number
-  [kOpenResponses]: number
+  [kRequests]: number
+  [kResponses]: number
+  _httpMessage: (ServerResponse & { [kCounted]?: true }) | null
 }
 
 /** Whether the end of this turn of the event loop is scheduled to flush what is still kept. */
@@ -59,32 +63,37 @@ export function gatherWrites (socket: Socket): void {
   const gathering = socket as GatheringSocket
   gathering[kKept] = null
   gathering[kKeptBytes] = 0
-  gathering[kOpenResponses] = 0
+  gathering[kRequests] = 0
+  gathering[kResponses] = 0
   gathering._write = gatheringWrite
   gathering._writev = gatheringWritev
   gathering._final = finalAfterFlush
   gathering._destroy = destroyAfterFlush
 }
 
-/**
- * The server's `request` listener: counts the responses open on the connection, so that the kept writes go out as
- * soon as the last one is written (pipelined requests are answered in order, each after the previous one's write).
- */
-export function countOpenResponses (req: IncomingMessage, res: ServerResponse): void {
-  const socket = req.socket as GatheringSocket
-  if (socket[kOpenResponses] === undefined) return
-  socket[kOpenResponses]++
-  res.on('finish', responseFinished)
+/** Counts a request received on a gathering connection (called by the server's request listener). */
+export function countRequest (req: IncomingMessage): void {
+  // requests emitted by plugins may carry no socket, or one the server did not accept
+  const socket = req.socket as GatheringSocket | null | undefined
+  if (socket !== null && socket !== undefined && socket[kRequests] !== undefined) socket[kRequests]++
 }
 
-function responseFinished (this: ServerResponse): void {
-  const socket = this.req.socket as GatheringSocket
-  if (--socket[kOpenResponses] === 0) flushKept(socket)
+/**
+ * Whether requests received on the connection still wait for their response after the one writing now. Node hands
+ * the socket to one response at a time, in order (`_httpMessage`): the first write of each is counted.
+ */
+function laterResponsesPending (socket: GatheringSocket): boolean {
+  const writer = socket._httpMessage
+  if (writer !== null && writer !== undefined && writer[kCounted] !== true) {
+    writer[kCounted] = true
+    socket[kResponses]++
+  }
+  return socket[kRequests] > socket[kResponses]
 }
 
 function gatheringWrite (this: GatheringSocket, chunk: Buffer | string, encoding: BufferEncoding, cb: WriteCallback): void {
   const entry: WriteEntry = { chunk, encoding: typeof chunk === 'string' ? encoding : 'buffer' }
-  if (this[kOpenResponses] > 1 && keepIfRoom(this, [entry], chunkSize(chunk, encoding))) {
+  if (laterResponsesPending(this) && keepIfRoom(this, [entry], chunkSize(chunk, encoding))) {
     cb()
   } else if (this[kKept] !== null) {
     flushKept(this, entry, cb)
@@ -94,7 +103,7 @@ function gatheringWrite (this: GatheringSocket, chunk: Buffer | string, encoding
 }
 
 function gatheringWritev (this: GatheringSocket, chunks: WriteEntry[], cb: WriteCallback): void {
-  if (this[kOpenResponses] > 1 && keepIfRoom(this, chunks, entriesSize(chunks))) {
+  if (laterResponsesPending(this) && keepIfRoom(this, chunks, entriesSize(chunks))) {
     cb()
   } else if (this[kKept] !== null) {
     flushKept(this, chunks, cb)
