@@ -213,8 +213,10 @@ ${renderFootnotes(results)}
 
 Where the server's CPU went, per request, and the load generator's share of its core in every slice (in round
 order; \`!\` marks a slice at ≥${CLIENT_BOUND_CPU * 100}%, i.e. close to client-bound). The system (kernel) time per request is
-about the same for every server; it is why req/s ratios sit closer to 1 than the user-time ratios
-([performance-analysis.md](performance-analysis.md#why-ratios-are-compressed-on-this-machine)).
+about the same for every server that writes each pipelined response with its own system call, which compresses req/s
+ratios toward 1 ([performance-analysis.md](performance-analysis.md#why-ratios-are-compressed-on-this-machine));
+Enclave's is lower because it hands a connection's pipelined responses to the kernel in one \`writev\`
+([architecture.md](architecture.md#pipelined-responses-share-a-system-call)).
 
 ${renderCpuTable(results)}
 
