@@ -40,11 +40,8 @@ function onClientError (this: Instance, err: NodeJS.ErrnoException, socket: Clie
   // Content-Length): a 400 now would interleave with or replace that response, so it comes once that one is written.
   // (A request cut off mid-way, by a timeout or a malformed body, is answered at once: its response would never come.)
   const inFlight = socket._httpMessage
-  if (inFlight !== null && inFlight !== undefined && inFlight.req?.complete === true) {
-    // a response that closes the connection (Connection: close) is the last thing the client reads: no 400 after it
-    const answer = inFlight.shouldKeepAlive ? () => answerClientError(socket, err, status, message) : () => socket.destroy(err)
-    if (inFlight.writableFinished) answer()
-    else inFlight.once('finish', answer)
+  if (inFlight !== null && inFlight !== undefined && inFlight.req?.complete === true && !inFlight.writableFinished) {
+    inFlight.once('finish', () => answerClientError(socket, err, status, message))
     return
   }
   answerClientError(socket, err, status, message)

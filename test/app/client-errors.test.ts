@@ -83,16 +83,3 @@ test('with a serverFactory every HTTP version is answered: the factory\'s server
   assert.ok(answer.startsWith('HTTP/1.1 200 OK\r\n'), answer)
   assert.ok(answer.endsWith('\r\n\r\nspoken'))
 })
-
-test('bytes after a request that asked to close the connection get no 400: its response is the last thing sent', async (t) => {
-  const app = enclave()
-  app.get('/', async () => 'last')
-  t.after(() => app.close())
-  await app.listen({ port: 0 })
-  for (const [method, url, status, body] of [['GET', '/', '200 OK', 'last'], ['HEAD', '/', '200 OK', ''], ['HEAD', '/nowhere', '404 Not Found', '']]) {
-    const answer = await rawExchange(app.server.address().port, `${method} ${url} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n${'['.repeat(120)}`)
-    const head = answer.slice(0, answer.indexOf('\r\n\r\n') + 4)
-    assert.match(head, new RegExp(`^HTTP/1\\.1 ${status}\r\n[^]*Connection: close\r\n\r\n$`))
-    assert.equal(answer.slice(head.length), body)
-  }
-})
