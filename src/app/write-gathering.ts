@@ -92,18 +92,16 @@ function laterResponsesPending (socket: GatheringSocket): boolean {
 }
 
 function gatheringWrite (this: GatheringSocket, chunk: Buffer | string, encoding: BufferEncoding, cb: WriteCallback): void {
-  const entry: WriteEntry = { chunk, encoding: typeof chunk === 'string' ? encoding : 'buffer' }
-  if (laterResponsesPending(this) && keepIfRoom(this, [entry], chunkSize(chunk, encoding))) {
-    cb()
-  } else if (this[kKept] !== null) {
-    flushKept(this, entry, cb)
-  } else {
+  const later = laterResponsesPending(this)
+  if (!later && this[kKept] === null) {
     writeNow.call(this, chunk, encoding, cb)
+    return
   }
+  gatheringWritev.call(this, [{ chunk, encoding: typeof chunk === 'string' ? encoding : 'buffer' }], cb, later)
 }
 
-function gatheringWritev (this: GatheringSocket, chunks: WriteEntry[], cb: WriteCallback): void {
-  if (laterResponsesPending(this) && keepIfRoom(this, chunks, entriesSize(chunks))) {
+function gatheringWritev (this: GatheringSocket, chunks: WriteEntry[], cb: WriteCallback, later = laterResponsesPending(this)): void {
+  if (later && keepIfRoom(this, chunks, entriesSize(chunks))) {
     cb()
   } else if (this[kKept] !== null) {
     flushKept(this, chunks, cb)
@@ -153,13 +151,12 @@ function endTurn (): void {
 }
 
 /** Hands the kept writes to the kernel in one `writev`, with `last` (and its callback) when given. */
-function flushKept (socket: GatheringSocket, last?: WriteEntry | WriteEntry[], cb: WriteCallback = destroyOnError.bind(socket)): void {
+function flushKept (socket: GatheringSocket, last?: WriteEntry[], cb: WriteCallback = destroyOnError.bind(socket)): void {
   const kept = socket[kKept]
   if (kept === null) return
   socket[kKept] = null
   socket[kKeptBytes] = 0
-  if (Array.isArray(last)) for (const entry of last) kept.push(entry)
-  else if (last !== undefined) kept.push(last)
+  if (last !== undefined) for (const entry of last) kept.push(entry)
   writevNow.call(socket, kept, cb)
 }
 
