@@ -23,7 +23,11 @@ export interface RawResult {
   elapsedMs: number
 }
 
-/** Parses consecutive HTTP/1.1 responses; throws on anything malformed. Unfinished trailing bytes go to `rest`. */
+/**
+ * Parses consecutive HTTP/1.1 responses; throws on anything malformed. Unfinished trailing bytes go to `rest`.
+ * `headRequest`: the first response answers a HEAD request (no body, whatever its Content-Length says); the ones
+ * after it answer whatever bytes followed that request (a 400 for garbage, say) and are framed by their own headers.
+ */
 export function parseResponses (data: Buffer, headRequest = false): { responses: RawResponse[], rest: Buffer } {
   const responses: RawResponse[] = []
   let offset = 0
@@ -46,7 +50,7 @@ export function parseResponses (data: Buffer, headRequest = false): { responses:
     const status = Number(statusLine[1])
     let bodyStart = headEnd + 4
     let body: Buffer
-    const noBody = headRequest || status === 204 || status === 304 || status < 200
+    const noBody = (headRequest && responses.length === 0) || status === 204 || status === 304 || status < 200
     if (noBody) {
       body = Buffer.alloc(0)
     } else if (headers['transfer-encoding'] !== undefined && /chunked/i.test(headers['transfer-encoding'])) {
@@ -99,6 +103,7 @@ export interface RawOptions {
   destroyAfterWrite?: boolean
   /** Resolve as soon as this many responses were parsed (default: wait for the close). */
   expectResponses?: number
+  /** The request written first is a HEAD request (see `parseResponses`). */
   headRequest?: boolean
 }
 
