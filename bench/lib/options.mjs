@@ -37,7 +37,7 @@ export const USAGE = `Usage: node bench/run.mjs [options]   (or: npm run bench -
   --warmup S           seconds of warm-up of each fresh server process before its slice (default 2)
   --connections N      autocannon connections (default 100)
   --pipelining N       autocannon pipelining (default 10)
-  --startup-runs N     runs per variant (Enclave cold and warm, Fastify 4, Fastify 5) for scenario f (default 5)
+  --startup-runs N     runs per variant (Enclave cold and warm, Fastify 4, Fastify 5, node:http floor) for scenario f (default 5)
   --routes N           routes for scenario f (default 1000)
   --noise-limit C      re-measure a slice when other processes used more than C cores (default 0.25)
   --max-retries N      re-measurements per slice (default 2)
@@ -99,8 +99,8 @@ export function sliceSeconds (options) {
 export function estimateSeconds (options) {
   const throughputScenarios = options.scenarios.filter((s) => s !== 'f').length
   const perServer = options.rounds * sliceSeconds(options)
-  // Enclave runs twice (cold and warm); node:http has no start-up scenario
-  const variants = options.servers.filter((s) => s !== 'node' && s !== 'baseline').length + (options.servers.includes('enclave') ? 1 : 0)
+  // Enclave runs twice (cold and warm); the baseline has no start-up scenario
+  const variants = options.servers.filter((s) => s !== 'baseline').length + (options.servers.includes('enclave') ? 1 : 0)
   const startup = options.scenarios.includes('f') ? options.startupRuns * variants * STARTUP_RUN_SECONDS : 0
   return throughputScenarios * options.servers.length * perServer + startup
 }

@@ -6,7 +6,7 @@ import path from 'node:path'
 import { SCENARIOS } from './scenarios.mjs'
 
 const SERVER_NAMES = { enclave: 'Enclave', fastify: 'Fastify 4', fastify5: 'Fastify 5', node: 'node:http', baseline: 'baseline' }
-const VARIANT_NAMES = { enclave: 'Enclave cold', 'enclave-warm': 'Enclave warm', fastify: 'Fastify 4', fastify5: 'Fastify 5' }
+const VARIANT_NAMES = { enclave: 'Enclave cold', 'enclave-warm': 'Enclave warm', fastify: 'Fastify 4', fastify5: 'Fastify 5', node: 'node:http floor' }
 /** Below this share of a core, the server was probably not the bottleneck (marked †). */
 const SATURATED_CPU = 0.9
 /** Other processes using less than this (cores) count as a quiet machine. */
@@ -85,7 +85,7 @@ export function renderCpuTable (results) {
 }
 
 export function renderStartupTable (startup) {
-  const variants = ['enclave', 'enclave-warm', 'fastify', 'fastify5']
+  const variants = ['enclave', 'enclave-warm', 'fastify', 'fastify5', 'node'].filter((v) => v !== 'node' || startup.frameworks.node)
   const fw = startup.frameworks
   const best = startup.bestFastify ? fw[startup.bestFastify] : null
   const cell = (variant, metric, digits) => {
@@ -113,7 +113,7 @@ export function renderStartupTable (startup) {
   const bestName = startup.bestFastify ? VARIANT_NAMES[startup.bestFastify] : 'best Fastify'
   const lines = [
     `| f. Start-up, ${startup.routes} routes with body + response schemas | ${variants.map((v) => VARIANT_NAMES[v]).join(' | ')} | cold ÷ ${bestName} | warm ÷ ${bestName} |`,
-    '|---|--:|--:|--:|--:|--:|--:|'
+    `|---|${'--:|'.repeat(variants.length + 2)}`
   ]
   for (const [label, metric, digits] of rows) {
     const metrics = Array.isArray(metric) ? metric : [metric]
@@ -126,6 +126,11 @@ export function renderStartupTable (startup) {
   for (const t of startup.targets) {
     lines.push(`| ${VARIANT_NAMES[t.variant]}, ${t.label}, ÷ ${t.versus} | ${t.value === null ? '—' : `${t.value.toFixed(2)}×`} | ` +
       `≤${t.max.toFixed(2)}× | ${t.pass === null ? '?' : t.pass ? 'pass' : 'miss'} |`)
+  }
+  const floor = fw.node?.status === 'ok' && best?.status === 'ok' ? fw.node.readyPlusFirstPassMs / best.readyPlusFirstPassMs : null
+  if (floor !== null) {
+    lines.push('', `The node:http floor (nothing compiled, checks written by hand) takes ${fixed(fw.node.readyPlusFirstPassMs, 0)} ms ` +
+      `for ready + first request to every route: ${floor.toFixed(3)}× ${bestName}. No server can start below it on this machine.`)
   }
   return lines.join('\n')
 }
@@ -228,7 +233,9 @@ HTTP requests, one at a time on one keep-alive connection, sent by a minimal \`n
 process (pre-encoded requests, Content-Length framing), so work deferred to the first request is counted, and so
 is any work the server does in the background meanwhile. "Enclave warm" starts with \`compileCache: { dir }\`
 pointing at a cache built once beforehand by \`enclave precompile\` ([compile-cache.md](compile-cache.md)); the
-targets compare both to the best Fastify cold start.
+targets compare both to the best Fastify cold start. "node:http floor" (\`servers/startup-node-http.mjs\`) serves the
+same routes with bare \`node:http\`, a \`Map\` and checks written by hand for this schema shape: Node's boot and HTTP
+stack alone, the bound under every server's figure.
 
 ## Correctness checks
 

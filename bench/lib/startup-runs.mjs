@@ -1,7 +1,7 @@
 /**
  * Scenario f, orchestrated: fresh start-up processes (`servers/startup.mjs`) per variant, alternated between
  * rounds. Variants: Enclave cold, Enclave warm (a compile cache built once by `enclave precompile` before the
- * runs), Fastify 4 and Fastify 5.
+ * runs), Fastify 4, Fastify 5 and the bare node:http floor (`servers/startup-node-http.mjs`).
  */
 import { mkdtempSync, rmSync, existsSync } from 'node:fs'
 import os from 'node:os'
@@ -16,12 +16,12 @@ const startupScript = path.join(benchDir, 'servers', 'startup.mjs')
 const precompileEntry = path.join(benchDir, 'servers', 'startup-precompile.mjs')
 export const ENCLAVE_BIN = path.join(repoRoot, 'dist', 'src', 'bin', 'enclave.js')
 
-/** The variants measured for the servers of this run (node:http has no start-up of interest). */
+/** The variants measured for the servers of this run (node:http as the floor: what no server can go below). */
 export function startupVariants (servers) {
   const variants = []
   for (const server of servers) {
     if (server === 'enclave') variants.push('enclave', 'enclave-warm')
-    else if (server === 'fastify' || server === 'fastify5') variants.push(server)
+    else if (server === 'fastify' || server === 'fastify5' || server === 'node') variants.push(server)
   }
   return variants
 }

@@ -1,6 +1,7 @@
 /**
- * Scenario f, one run: node bench/servers/startup.mjs <enclave|fastify|fastify5> [routes=1000] [compileCacheDir]
- * Builds `routes` POST routes, each with its own body and response schema (`startup-app.mjs`), and measures, from
+ * Scenario f, one run: node bench/servers/startup.mjs <enclave|fastify|fastify5|node> [routes=1000] [compileCacheDir]
+ * Builds `routes` POST routes, each with its own body and response schema (`startup-app.mjs`; `node` is the bare
+ * node:http floor of `startup-node-http.mjs`), and measures, from
  * process start: time to `ready()`, RSS at ready, then one real HTTP request per route (so work deferred to the
  * first request is counted) and a second pass, the steady state. With a compile-cache directory (Enclave only),
  * the app is created with `compileCache: { dir }`: a warm start when the directory was filled beforehand.
@@ -15,6 +16,7 @@ import net from 'node:net'
 import { isDeepStrictEqual } from 'node:util'
 import { loadFactory, FrameworkUnavailableError } from './frameworks.mjs'
 import { buildStartupApp, expectedResponse, requestBody } from './startup-app.mjs'
+import { createFloorApp } from './startup-node-http.mjs'
 
 const [kind, routeCountArg = '1000', cacheDir] = process.argv.slice(2)
 const routeCount = Number(routeCountArg)
@@ -116,7 +118,7 @@ function cpuSecondsUsed () {
 
 try {
   const loadStarted = performance.now()
-  const factory = loadFactory(kind)
+  const factory = kind === 'node' ? createFloorApp : loadFactory(kind)
   const app = buildStartupApp(factory, routeCount, cacheDir ? { compileCache: { dir: cacheDir } } : {})
   await app.ready()
   // performance.now() counts from the process's time origin, i.e. process start.
