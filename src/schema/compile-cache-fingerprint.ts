@@ -1,7 +1,8 @@
 /**
  * The fingerprint of everything code in the compile cache depends on: the pack format, Enclave's version, the code
  * of its generators (so that a changed generator never reuses old output, even under the same version number), and
- * the versions of Ajv, ajv-formats and fast-json-stringify, whose behaviour the generated code reproduces.
+ * the versions of Ajv, ajv-formats and fast-json-stringify, whose behaviour the generated code reproduces and whose
+ * standalone code the cache also keeps.
  */
 import { createHash, randomBytes } from 'node:crypto'
 import { readFileSync } from 'node:fs'
@@ -10,12 +11,20 @@ import { enclaveVersion } from '../core/version'
 
 const FORMAT_VERSION = 1
 
-/** The generators, relative to this folder (`.js` in the build, `.ts` when run from source). */
+/**
+ * The code that writes or wraps cached entries, relative to this folder (`.js` in the build, `.ts` when run from
+ * source): Enclave's generators, and the wrapping of Ajv's and fast-json-stringify's standalone code (with the
+ * coercion fix `ajv-compiler` applies to Ajv's).
+ */
 const generatorFiles = [
   'validation/validator-generator',
   'validation/validator-subset',
   'validation/generated-validator',
+  'validation/ajv-compiler',
+  'validation/ajv-standalone',
   'serialization/serializer-compiler',
+  'serialization/serializer-compilers',
+  'cached-module',
   'compile-cache'
 ]
 const reproduced = ['ajv', 'ajv-formats', 'fast-json-stringify']

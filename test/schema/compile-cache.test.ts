@@ -10,6 +10,8 @@ import { spawnSync } from 'node:child_process'
 import os from 'node:os'
 import path from 'node:path'
 import { CompileCache } from '../../src/schema/compile-cache'
+import { ajvConfigurationKey } from '../../src/schema/validation/ajv-standalone'
+import { configurationKey, moduleEntryBody, moduleEntryParams, runModuleEntry } from '../../src/schema/cached-module'
 import { precompile } from '../../src/app/precompile'
 import { enclave } from '../helpers'
 
@@ -153,6 +155,100 @@ describe('compile cache', () => {
     for (const compileCache of ['dir', { dir: '' }, { dir: 7 }, []]) {
       assert.throws(() => enclave({ compileCache }), { code: 'FST_ERR_INIT_OPTS_INVALID' }, JSON.stringify(compileCache))
     }
+  })
+})
+
+/** A user schema shared by `$id` and a route that reaches it by `$ref`: outside Enclave's generator, so Ajv's. */
+const user = (maxLength: number): Record<string, unknown> => ({
+  $id: 'user', type: 'object', required: ['name'], properties: { name: { type: 'string', maxLength }, age: { type: 'integer', default: 1 } }
+})
+const byRef = { type: 'object', required: ['user'], properties: { user: { $ref: 'user#' }, limit: { type: 'integer' } } }
+/** Outside Enclave's serializer generator too: fast-json-stringify's, with a `$ref` and an `anyOf` it checks with Ajv. */
+const replyByRef = {
+  type: 'object',
+  properties: { user: { $ref: 'user#' }, limit: { anyOf: [{ type: 'integer' }, { type: 'string' }] } }
+}
+
+function refApp (dir: string, maxLength = 3, ajv?: unknown): any {
+  const instance = enclave({ compileCache: { dir }, ...(ajv === undefined ? {} : { ajv }) })
+  instance.addSchema(user(maxLength))
+  instance.post('/users', { schema: { body: byRef, response: { 200: replyByRef } } },
+    async (request: any) => ({ ...request.body, limit: request.body.limit ?? 'none', secret: 1 }))
+  return instance
+}
+
+async function refAnswers (instance: any): Promise<Array<[number, string]>> {
+  const results: Array<[number, string]> = []
+  const payloads = [{ user: { name: 'ann' } }, { user: { name: 'toolong' } }, { user: { name: 'bo' }, limit: '7' }, { user: { name: 'bo' }, limit: 'Infinity' }, {}]
+  for (const payload of payloads) {
+    const res = await instance.inject({ method: 'POST', url: '/users', payload })
+    results.push([res.statusCode, res.payload])
+  }
+  return results
+}
+
+const ajvValidatorKey = (maxLength: number): string => CompileCache.key('ajv-validator',
+  ajvConfigurationKey({ customOptions: {}, plugins: [] }, { user: user(maxLength) }) as string, JSON.stringify(byRef))
+
+const serializerKey = (maxLength: number): string => CompileCache.key('fjs-serializer',
+  configurationKey(undefined, { user: user(maxLength) }) as string, JSON.stringify(replyByRef))
+
+describe('compile cache: code compiled by Ajv and fast-json-stringify', () => {
+  test('is kept as their standalone code and answers the same from the pack, Infinity coercion fix included', async (t) => {
+    const dir = temporaryDir(t)
+    const first = refApp(dir)
+    const expected = await refAnswers(first)
+    await first.close()
+    assert.deepEqual(expected, [
+      [200, '{"user":{"name":"ann","age":1},"limit":"none"}'],
+      [400, '{"statusCode":400,"code":"FST_ERR_VALIDATION","error":"Bad Request","message":"body/user/name must NOT have more than 3 characters"}'],
+      [200, '{"user":{"name":"bo","age":1},"limit":7}'],
+      [400, '{"statusCode":400,"code":"FST_ERR_VALIDATION","error":"Bad Request","message":"body/limit must be integer"}'],
+      [400, '{"statusCode":400,"code":"FST_ERR_VALIDATION","error":"Bad Request","message":"body must have required property \'user\'"}']
+    ])
+    assert.ok(header(dir).index.some((entry: unknown[]) => entry[0] === ajvValidatorKey(3)))
+    assert.equal(typeof new CompileCache(dir).get(ajvValidatorKey(3)), 'function')
+    assert.equal(typeof new CompileCache(dir).get(serializerKey(3)), 'function')
+
+    const written = readFileSync(packFile(dir))
+    const second = refApp(dir)
+    assert.deepEqual(await refAnswers(second), expected)
+    await second.close()
+    assert.deepEqual(readFileSync(packFile(dir)), written)
+  })
+
+  test('a changed shared schema is another key: the old code is never used', async (t) => {
+    const dir = temporaryDir(t)
+    await refApp(dir, 3).ready().then((instance: any) => instance.close())
+    const changed = refApp(dir, 10)
+    const res = await changed.inject({ method: 'POST', url: '/users', payload: { user: { name: 'toolong' } } })
+    assert.deepEqual([res.statusCode, res.payload], [200, '{"user":{"name":"toolong","age":1},"limit":"none"}'])
+    await changed.close()
+    const keys = header(dir).index.map((entry: unknown[]) => entry[0])
+    assert.ok(keys.includes(ajvValidatorKey(10)) && keys.includes(serializerKey(10)))
+    assert.ok(!keys.includes(ajvValidatorKey(3)) && !keys.includes(serializerKey(3)))
+  })
+
+  test('Ajv plugins or options that are not plain JSON are not cached (the key could not see them)', async (t) => {
+    const withPlugin = temporaryDir(t)
+    const plugin = (ajv: any): void => { ajv.addKeyword('x-note') }
+    const instance = refApp(withPlugin, 3, { plugins: [plugin] })
+    assert.deepEqual((await refAnswers(instance))[1][0], 400)
+    await instance.close()
+    assert.deepEqual(header(withPlugin).index.map((entry: unknown[]) => entry[0]), [serializerKey(3)])
+    assert.equal(ajvConfigurationKey({ customOptions: { code: { process: (code: string) => code } } as any, plugins: [] }, {}), null)
+    assert.equal(typeof ajvConfigurationKey({ customOptions: { allErrors: true, code: { optimize: true } } as any, plugins: [] }, {}), 'string')
+  })
+})
+
+describe('compile cache: standalone module entries', () => {
+  test('run as CommonJS modules whose require answers only the runtime modules allowed', () => {
+    const entry = (code: string): any => new Function(moduleEntryParams, moduleEntryBody(code))
+    const allowed = /^ajv\/dist\/runtime\/equal$/
+    const equal = runModuleEntry(entry('"use strict";module.exports = require("ajv/dist/runtime/equal").default'), allowed) as any
+    assert.equal(equal({ a: [1] }, { a: [1] }), true)
+    assert.throws(() => runModuleEntry(entry('module.exports = require("node:child_process")'), allowed),
+      /cached code requires "node:child_process", which the compile cache does not provide/)
   })
 })
 

@@ -12,7 +12,8 @@ import { assertSetter } from '../../core/start-guard'
 import type { Instance } from '../../encapsulation/app-state'
 import type { SchemaScope } from '../schema-scope'
 import { compileSerializer, roundingOf, serializerFromFactory, serializerParams, serializerSource } from './serializer-compiler'
-import { CompileCache } from '../compile-cache'
+import { CompileCache, type GeneratedFactory } from '../compile-cache'
+import { configurationKey, moduleEntryBody, moduleEntryParams, runModuleEntry } from '../cached-module'
 import { inspectForFastJsonStringify } from './response-schema'
 import type { SerializerCompiler, SerializerCompilerFactory, SerializerFn } from './serializer-types'
 
@@ -81,6 +82,7 @@ function sharedSchemaSet (schema: SchemaScope): SharedSchemaSet {
 function fastJsonStringifyCompiler (externals: Record<string, unknown>, opts: Record<string, unknown> | undefined,
   cache: CompileCache | null): SerializerCompiler {
   const byJson = new Map<string, SerializerFn>()
+  const configuration = cache === null ? null : configurationKey(opts, externals)
   return function compileWithFastJsonStringify ({ schema }) {
     let json: string | undefined
     try {
@@ -93,7 +95,9 @@ function fastJsonStringifyCompiler (externals: Record<string, unknown>, opts: Re
     let fn = json !== undefined && cache !== null ? generatedSerializer(json, schema, opts, cache) : compileSerializer(schema, opts)
     if (fn === undefined) {
       const { untyped } = inspectForFastJsonStringify(schema, externals)
-      fn = fastJsonStringify()(schema, { ...opts, schema: externals as Record<string, never> }) as SerializerFn
+      fn = json !== undefined && configuration !== null
+        ? cachedFastJsonStringify(cache as CompileCache, configuration, json, schema, externals, opts)
+        : fastJsonStringify()(schema, { ...opts, schema: externals as Record<string, never> }) as SerializerFn
       if (untyped) fn = rejectInvalidJson(fn)
     }
     if (json !== undefined) byJson.set(json, fn)
@@ -112,6 +116,26 @@ function generatedSerializer (json: string, schema: unknown, opts: Record<string
   if (source === undefined) return undefined
   cache.put(key, serializerParams, source)
   return serializerFromFactory(new Function(serializerParams, source) as (rt: unknown, quote: unknown) => unknown, rounding)
+}
+
+/** What fast-json-stringify's standalone code requires: its own runtime. */
+const fastJsonStringifyRuntime = /^fast-json-stringify\/lib\/(serializer|validator)$/
+
+/**
+ * fast-json-stringify's serializer through the compile cache (../cached-module.ts): its standalone code, loaded from
+ * the pack when there, else written by fast-json-stringify now, recorded, and run as a warm start would run it.
+ */
+function cachedFastJsonStringify (cache: CompileCache, configuration: string, json: string, schema: unknown,
+  externals: Record<string, unknown>, opts: Record<string, unknown> | undefined): SerializerFn {
+  const key = CompileCache.key('fjs-serializer', configuration, json)
+  let factory = cache.get(key)
+  if (factory === undefined) {
+    const code = fastJsonStringify()(schema as never, { ...opts, schema: externals as Record<string, never>, mode: 'standalone' }) as unknown as string
+    const body = moduleEntryBody(code)
+    cache.put(key, moduleEntryParams, body)
+    factory = new Function(moduleEntryParams, body) as GeneratedFactory
+  }
+  return runModuleEntry(factory, fastJsonStringifyRuntime) as SerializerFn
 }
 
 /**

@@ -12,6 +12,8 @@ import { lazyModule } from '../../core/lazy-module'
 import { canDefer, deferredValidator, type DeferredCompilations } from './lazy-validator'
 import { instantiateValidator, validatorFromFactory, validatorParams, validatorSource } from './generated-validator'
 import { CompileCache } from '../compile-cache'
+import { moduleEntryBody, moduleEntryParams } from '../cached-module'
+import { ajvConfigurationKey, standaloneSource, validatorFromAjvEntry } from './ajv-standalone'
 import type { AjvPlugin, AjvServerOptions, ValidationFunction, ValidatorCompiler, ValidatorCompilerArgs } from './validator-types'
 import type { JsonSchema } from '../../core/types'
 
@@ -65,11 +67,14 @@ function codeOptions (given: unknown): Record<string, unknown> {
   return code
 }
 
-/** Builds an Ajv instance with the baseline, formats, user options and plugins, and the given external schemas. */
-export function buildAjv (options: AjvServerOptions, externalSchemas: JsonSchema): Ajv {
+/**
+ * Builds an Ajv instance with the baseline, formats, user options and plugins, and the given external schemas.
+ * `keepSources`: the instance keeps each validator's source, for the compile cache (Ajv's `code.source`).
+ */
+export function buildAjv (options: AjvServerOptions, externalSchemas: JsonSchema, keepSources = false): Ajv {
   const ajvOptions: Record<string, unknown> = { ...baselineOptions, ...options.customOptions }
   for (const name of ajv6OnlyOptions) delete ajvOptions[name]
-  ajvOptions.code = codeOptions(ajvOptions.code)
+  ajvOptions.code = { ...codeOptions(ajvOptions.code), ...(keepSources ? { source: true } : {}) }
   const AjvClass = loadAjv()
   const ajv = new AjvClass(ajvOptions)
 
@@ -148,24 +153,46 @@ function generatedValidator (json: string, schema: unknown, ajv: () => Ajv, cach
 }
 
 /**
- * The default `buildValidator`. The returned compiler ignores `httpPart`, so a schema seen twice (same JSON) is
- * compiled once and the function reused by every route of the contexts sharing this compiler. With the baseline
- * options, a schema Enclave's generator covers gets its generated validator (same results and errors as Ajv's);
- * otherwise a schema that certainly compiles is compiled by Ajv on its first use (see lazy-validator.ts), and any
- * other compiles here, so that `ready()` fails on it. The Ajv instance is built when first needed (at once when
- * there are shared schemas, so that a broken one fails `ready()` as before).
+ * A validator Ajv compiles, through the compile cache (ajv-standalone.ts): loaded from the pack when there, else
+ * compiled now (at ready, not on first use, so that the pack can hold it) and its standalone code recorded. Ajv
+ * applies `code.process` (`finiteCoercion`) to the code it runs but not to its standalone output: applied here.
  */
+function cachedAjvValidator (cache: CompileCache, configuration: string, json: string, ajv: () => Ajv): ValidationFunction {
+  const key = CompileCache.key('ajv-validator', configuration, json)
+  const cached = cache.get(key)
+  if (cached !== undefined) return validatorFromAjvEntry(cached, JSON.parse(json))
+  const validate = ajv().compile(JSON.parse(json))
+  let source: string
+  try {
+    source = finiteCoercion(standaloneSource(ajv(), validate))
+  } catch {
+    return validate // a schema Ajv cannot write as standalone code is compiled at each start
+  }
+  cache.put(key, moduleEntryParams, moduleEntryBody(source))
+  return validate
+}
+
 /** What the default compiler gets besides Fastify's two arguments: the compile cache and the background queue. */
 export interface DefaultValidatorContext {
   compileCache: CompileCache | null
   deferredCompilations?: DeferredCompilations
 }
 
+/**
+ * The default `buildValidator`. The returned compiler ignores `httpPart`, so a schema seen twice (same JSON) is
+ * compiled once and the function reused by every route of the contexts sharing this compiler. With the baseline
+ * options, a schema Enclave's generator covers gets its generated validator (same results and errors as Ajv's);
+ * otherwise, with a compile cache and options it can key, Ajv's validator comes from the cache or is compiled now;
+ * otherwise a schema that certainly compiles is compiled by Ajv on its first use (see lazy-validator.ts), and any
+ * other compiles here, so that `ready()` fails on it. The Ajv instance is built when first needed (at once when
+ * there are shared schemas, so that a broken one fails `ready()` as before).
+ */
 export const buildDefaultValidator = (externalSchemas: JsonSchema, ajvOptions: AjvServerOptions,
   context: DefaultValidatorContext = { compileCache: null }): ValidatorCompiler => {
   const cache = context.compileCache
+  const configuration = cache === null ? null : ajvConfigurationKey(ajvOptions, externalSchemas)
   let instance: Ajv | undefined
-  const ajv = (): Ajv => (instance ??= buildAjv(ajvOptions, externalSchemas))
+  const ajv = (): Ajv => (instance ??= buildAjv(ajvOptions, externalSchemas, configuration !== null))
   if (Object.keys(externalSchemas).length > 0) ajv()
   const generate = usesBaseline(ajvOptions)
   const compiled = new Map<string, ValidationFunction>()
@@ -176,6 +203,9 @@ export const buildDefaultValidator = (externalSchemas: JsonSchema, ajvOptions: A
       if (hit !== undefined) return hit
     }
     let validate = generate && key !== undefined ? generatedValidator(key, schema, ajv, cache) : undefined
+    if (validate === undefined && key !== undefined && configuration !== null) {
+      validate = cachedAjvValidator(cache as CompileCache, configuration, key, ajv)
+    }
     // deferred compilation works on a copy, so that a schema object changed after ready cannot change the validator
     validate ??= key !== undefined && canDefer(ajv(), schema)
       ? deferredValidator(schema, () => compileChecked(ajv(), JSON.parse(key)), context.deferredCompilations)

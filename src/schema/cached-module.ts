@@ -1,0 +1,53 @@
+/**
+ * Standalone code of Ajv and fast-json-stringify as compile-cache entries. Both libraries can write a compiled
+ * validator or serializer as a CommonJS module that needs only their own runtime helpers; such a module is kept in
+ * the pack as the body of a factory `(rt, arg)` that runs it with a `module` of its own and a `require` limited to
+ * those helpers. Used for the schemas Enclave's generators do not cover (`$ref`, combinators, other options).
+ *
+ * Only configurations that can be keyed are cached: options made of plain JSON values (no plugins, no functions,
+ * whose code the key could not see) and the shared schemas, both part of the entry's key.
+ */
+import { createHash } from 'node:crypto'
+import { isPlainObject } from '../core/objects'
+
+/** The parameters of a module entry's factory. */
+export const moduleEntryParams = 'rt, arg'
+
+/** The factory body for CommonJS module code (its own `'use strict'` moves first, where it is a directive). */
+export function moduleEntryBody (moduleCode: string): string {
+  const code = moduleCode.replace(/^\s*(['"])use strict\1;?/, '')
+  return `"use strict"\nconst module = { exports: {} }, require = rt.require\n${code}\nreturn module.exports`
+}
+
+/** Runs a module entry's factory; its `require` answers only the module ids `allowed` matches. */
+export function runModuleEntry (factory: (rt: unknown, arg: unknown) => unknown, allowed: RegExp): unknown {
+  const runtime = {
+    require (id: string): unknown {
+      if (!allowed.test(id)) throw new Error(`cached code requires "${id}", which the compile cache does not provide`)
+      return require(id)
+    }
+  }
+  return factory(runtime, undefined)
+}
+
+/**
+ * A hash of what a library's compiled code depends on besides its schema and the versions in the pack's
+ * fingerprint: its options and the shared schemas. Null when the options are not plain JSON data.
+ */
+export function configurationKey (options: unknown, sharedSchemas: unknown): string | null {
+  if (!isJsonData(options, 0)) return null
+  try {
+    return createHash('sha256').update(JSON.stringify([options ?? null, sharedSchemas])).digest('base64url')
+  } catch {
+    return null // a cyclic shared schema
+  }
+}
+
+function isJsonData (value: unknown, depth: number): boolean {
+  if (value === null || value === undefined) return true
+  const type = typeof value
+  if (type === 'string' || type === 'number' || type === 'boolean') return true
+  if (depth > 16) return false
+  if (Array.isArray(value)) return value.every((item) => isJsonData(item, depth + 1))
+  return isPlainObject(value) && Object.values(value).every((item) => isJsonData(item, depth + 1))
+}
