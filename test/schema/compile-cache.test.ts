@@ -229,6 +229,19 @@ describe('compile cache: code compiled by Ajv and fast-json-stringify', () => {
     assert.ok(!keys.includes(ajvValidatorKey(3)) && !keys.includes(serializerKey(3)))
   })
 
+  test('a warm start trusts shared schemas Ajv accepted before, and still fails ready() on a broken one', async (t) => {
+    const dir = temporaryDir(t)
+    await refApp(dir, 3).ready().then((instance: any) => instance.close())
+    const sharedKey = CompileCache.key('ajv-shared-schemas',
+      ajvConfigurationKey({ customOptions: {}, plugins: [] }, { user: user(3) }) as string, '')
+    assert.equal(typeof new CompileCache(dir).get(sharedKey), 'function')
+
+    const broken = enclave({ compileCache: { dir } })
+    broken.addSchema({ ...user(3), properties: { name: { type: 'nope' } } })
+    broken.post('/users', { schema: { body: byRef } }, async () => 'never')
+    await assert.rejects(broken.ready(), { code: 'FST_ERR_SCH_VALIDATION_BUILD', message: /schema is invalid: data\/properties\/name\/type/ })
+  })
+
   test('Ajv plugins or options that are not plain JSON are not cached (the key could not see them)', async (t) => {
     const withPlugin = temporaryDir(t)
     const plugin = (ajv: any): void => { ajv.addKeyword('x-note') }

@@ -172,6 +172,22 @@ function cachedAjvValidator (cache: CompileCache, configuration: string, json: s
   return validate
 }
 
+/**
+ * Builds Ajv with the shared schemas, so that a broken one fails `ready()` even when no route compiles with Ajv. A
+ * compile cache records that Ajv accepted them under this configuration (options, shared schemas; the versions are
+ * the pack's fingerprint), so a warm start whose validators all come from the cache does not load Ajv at all.
+ */
+function checkSharedSchemas (ajv: () => Ajv, cache: CompileCache | null, configuration: string | null): void {
+  if (cache === null || configuration === null) {
+    ajv()
+    return
+  }
+  const key = CompileCache.key('ajv-shared-schemas', configuration, '')
+  if (cache.get(key) !== undefined) return
+  ajv()
+  cache.put(key, moduleEntryParams, 'return true')
+}
+
 /** What the default compiler gets besides Fastify's two arguments: the compile cache and the background queue. */
 export interface DefaultValidatorContext {
   compileCache: CompileCache | null
@@ -193,7 +209,7 @@ export const buildDefaultValidator = (externalSchemas: JsonSchema, ajvOptions: A
   const configuration = cache === null ? null : ajvConfigurationKey(ajvOptions, externalSchemas)
   let instance: Ajv | undefined
   const ajv = (): Ajv => (instance ??= buildAjv(ajvOptions, externalSchemas, configuration !== null))
-  if (Object.keys(externalSchemas).length > 0) ajv()
+  if (Object.keys(externalSchemas).length > 0) checkSharedSchemas(ajv, cache, configuration)
   const generate = usesBaseline(ajvOptions)
   const compiled = new Map<string, ValidationFunction>()
   return function defaultValidatorCompiler ({ schema }: ValidatorCompilerArgs): ValidationFunction {
