@@ -19,6 +19,20 @@ export function moduleEntryBody (moduleCode: string): string {
   return `"use strict"\nconst module = { exports: {} }, require = rt.require\n${code}\nreturn module.exports`
 }
 
+/**
+ * The entry body for the module code `write` returns, or undefined when there is none: `write` threw, or the body
+ * does not compile as a function (ES module code, say), which would keep the whole pack from loading.
+ */
+export function compilableEntryBody (write: () => string): string | undefined {
+  try {
+    const body = moduleEntryBody(write())
+    new Function(moduleEntryParams, body) // compiled to check the syntax, never run
+    return body
+  } catch {
+    return undefined
+  }
+}
+
 /** Runs a module entry's factory; its `require` answers only the module ids `allowed` matches. */
 export function runModuleEntry (factory: (rt: unknown, arg: unknown) => unknown, allowed: RegExp): unknown {
   const runtime = {

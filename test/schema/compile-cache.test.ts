@@ -250,6 +250,15 @@ describe('compile cache: code compiled by Ajv and fast-json-stringify', () => {
     await instance.close()
     assert.deepEqual(header(withPlugin).index.map((entry: unknown[]) => entry[0]), [serializerKey(3)])
     assert.equal(ajvConfigurationKey({ customOptions: { code: { process: (code: string) => code } } as any, plugins: [] }, {}), null)
+
+    // ES module standalone code cannot run as an entry: such validators compile at each start, the rest is cached
+    const esm = temporaryDir(t)
+    const esmApp = refApp(esm, 3, { customOptions: { code: { esm: true } } })
+    assert.deepEqual((await refAnswers(esmApp)).map(([status]) => status), [200, 400, 200, 400, 400])
+    await esmApp.close()
+    const esmKeys = header(esm).index.map((entry: unknown[]) => entry[0])
+    assert.ok(esmKeys.includes(serializerKey(3)))
+    assert.equal(esmKeys.length, 2) // the serializer and the record that Ajv accepted the shared schemas
     assert.equal(typeof ajvConfigurationKey({ customOptions: { allErrors: true, code: { optimize: true } } as any, plugins: [] }, {}), 'string')
   })
 })

@@ -13,7 +13,7 @@ import type { Instance } from '../../encapsulation/app-state'
 import type { SchemaScope } from '../schema-scope'
 import { compileSerializer, roundingOf, serializerFromFactory, serializerParams, serializerSource } from './serializer-compiler'
 import { CompileCache, type GeneratedFactory } from '../compile-cache'
-import { configurationKey, moduleEntryBody, moduleEntryParams, runModuleEntry } from '../cached-module'
+import { compilableEntryBody, configurationKey, moduleEntryParams, runModuleEntry } from '../cached-module'
 import { inspectForFastJsonStringify } from './response-schema'
 import type { SerializerCompiler, SerializerCompilerFactory, SerializerFn } from './serializer-types'
 
@@ -130,8 +130,9 @@ function cachedFastJsonStringify (cache: CompileCache, configuration: string, js
   const key = CompileCache.key('fjs-serializer', configuration, json)
   let factory = cache.get(key)
   if (factory === undefined) {
-    const code = fastJsonStringify()(schema as never, { ...opts, schema: externals as Record<string, never>, mode: 'standalone' }) as unknown as string
-    const body = moduleEntryBody(code)
+    const options = { ...opts, schema: externals as Record<string, never> }
+    const body = compilableEntryBody(() => fastJsonStringify()(schema as never, { ...options, mode: 'standalone' }) as unknown as string)
+    if (body === undefined) return fastJsonStringify()(schema as never, options) as SerializerFn
     cache.put(key, moduleEntryParams, body)
     factory = new Function(moduleEntryParams, body) as GeneratedFactory
   }

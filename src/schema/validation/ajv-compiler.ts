@@ -12,7 +12,7 @@ import { lazyModule } from '../../core/lazy-module'
 import { canDefer, deferredValidator, type DeferredCompilations } from './lazy-validator'
 import { instantiateValidator, validatorFromFactory, validatorParams, validatorSource } from './generated-validator'
 import { CompileCache } from '../compile-cache'
-import { moduleEntryBody, moduleEntryParams } from '../cached-module'
+import { compilableEntryBody, moduleEntryParams } from '../cached-module'
 import { ajvConfigurationKey, standaloneSource, validatorFromAjvEntry } from './ajv-standalone'
 import type { AjvPlugin, AjvServerOptions, ValidationFunction, ValidatorCompiler, ValidatorCompilerArgs } from './validator-types'
 import type { JsonSchema } from '../../core/types'
@@ -162,13 +162,9 @@ function cachedAjvValidator (cache: CompileCache, configuration: string, json: s
   const cached = cache.get(key)
   if (cached !== undefined) return validatorFromAjvEntry(cached, JSON.parse(json))
   const validate = ajv().compile(JSON.parse(json))
-  let source: string
-  try {
-    source = finiteCoercion(standaloneSource(ajv(), validate))
-  } catch {
-    return validate // a schema Ajv cannot write as standalone code is compiled at each start
-  }
-  cache.put(key, moduleEntryParams, moduleEntryBody(source))
+  const body = compilableEntryBody(() => finiteCoercion(standaloneSource(ajv(), validate)))
+  // without one (no standalone code, or ES module code under `code.esm`), the schema compiles at each start
+  if (body !== undefined) cache.put(key, moduleEntryParams, body)
   return validate
 }
 
