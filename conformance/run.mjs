@@ -26,7 +26,7 @@ function prepare (options) {
   const tarball = fetchTarball(dir)
   const dependencies = installDependencies(dir)
   const fastify = preparePristine(tarball, path.join(dir, 'fastify'), dependencies)
-  const enclave = enclaveTarget()
+  const enclave = enclaveTarget({ compileCache: options.compileCache })
   // A tree for each target and checkout, fresh every run: some tests write files beside themselves.
   const tree = (name, target) => () => prepareTestTree(tarball, path.join(dir, `tests-${name}-${checkoutId}`), dependencies, target)
   const selfTree = tree('self', fastify)

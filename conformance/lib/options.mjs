@@ -12,6 +12,8 @@ Runs fastify@4.29.1's own tests (the kept public-behaviour files, and its tsd ty
   --jobs <n>              test files run at once (default 2)
   --no-types              skip the types area (tsd)
   --types-only            run only the types area
+  --compile-cache         give every application a compile cache (compileCache: { dir }, one directory per test
+                          process), so that the tests also run through it: first starts write, later ones load
   --ci                    gate: exit 1 when a test not in conformance/expectations.txt fails, or a file crashes
                           or hangs in a way not listed there; listed tests that now pass are printed
   --update-expectations   remove from conformance/expectations.txt the entries that now pass (it only shrinks)
@@ -64,9 +66,11 @@ export function commonOptions (values, patterns = {}) {
 export function parseOptions (argv = process.argv.slice(2)) {
   const values = parseValues(argv, {
     'no-types': { type: 'boolean', default: false },
-    'types-only': { type: 'boolean', default: false }
+    'types-only': { type: 'boolean', default: false },
+    'compile-cache': { type: 'boolean', default: false }
   })
-  const options = { ...commonOptions(values), tests: !values['types-only'], types: !values['no-types'] }
+  const options = { ...commonOptions(values), tests: !values['types-only'], types: !values['no-types'], compileCache: values['compile-cache'] }
   if (!options.tests && !options.types) throw new Error('--no-types and --types-only exclude each other')
+  if (options.compileCache && (options.self || options.updateExpectations)) throw new Error('--compile-cache applies to Enclave runs, without --update-expectations')
   return options
 }

@@ -83,10 +83,42 @@ export function prepareTestTree (tarball, tree, dependencies, target) {
   unpack(tarball, tree)
   linkDependencies(tree, dependencies, { shared: target.shared })
   symlinkSync('..', path.join(tree, 'node_modules', 'fastify'))
-  writeFileSync(path.join(tree, 'fastify.js'), `'use strict'\nmodule.exports = require('${relativeSpecifier(tree, target.main)}')\n`)
+  writeFileSync(path.join(tree, 'fastify.js'), entryShim(tree, target))
   writeFileSync(path.join(tree, 'fastify.d.ts'), typesShim(tree, target))
   shimTypeFolder(tree, target)
   return tree
+}
+
+/**
+ * The tree's `fastify.js`. With `target.compileCache` (`--compile-cache`), every application created without a
+ * `compileCache` option of its own gets one: a temporary directory per test process (removed when it exits), so that
+ * Fastify's tests run through Enclave's compile cache (first starts write packs, later applications of the same file
+ * load them). Named exports are assigned one by one, a form Node's CommonJS lexer also follows.
+ */
+function entryShim (tree, target) {
+  const main = relativeSpecifier(tree, target.main)
+  if (!target.compileCache) return `'use strict'\nmodule.exports = require('${main}')\n`
+  const factoryNames = ['default', 'fastify', 'enclave']
+  const named = Object.keys(createRequire(import.meta.url)(target.main)).filter((name) => !factoryNames.includes(name))
+  return `'use strict'
+const enclave = require('${main}')
+const { mkdtempSync, rmSync } = require('node:fs')
+const { tmpdir } = require('node:os')
+const { join } = require('node:path')
+let dir
+function withCompileCache (options) {
+  const plain = options === undefined || (options !== null && typeof options === 'object' && !Array.isArray(options))
+  if (!plain || (options !== undefined && 'compileCache' in options)) return enclave(options)
+  if (dir === undefined) {
+    dir = mkdtempSync(join(tmpdir(), 'enclave-conformance-cache-'))
+    process.once('exit', () => rmSync(dir, { recursive: true, force: true }))
+  }
+  return enclave({ ...options, compileCache: { dir } })
+}
+module.exports = withCompileCache
+${factoryNames.map((name) => `module.exports.${name} = withCompileCache`).join('\n')}
+${named.map((name) => `module.exports.${name} = enclave.${name}`).join('\n')}
+`
 }
 
 /** The untouched package used as `--self`'s target, its dependencies linked the same way. */
@@ -102,11 +134,11 @@ export function preparePristine (tarball, dir, dependencies) {
 }
 
 /**
- * Enclave's build as a target. The tests' Ajv plugins (ajv-errors, ajv-formats…) build code with the `ajv` they
+ * Enclave's build as a target (`compileCache`: see `entryShim`). The tests' Ajv plugins (ajv-errors, ajv-formats…) build code with the `ajv` they
  * resolve; in an application npm de-duplicates it with Enclave's, so the Enclave tree resolves Enclave's copy
  * (Fastify's tree keeps the one it uses).
  */
-export function enclaveTarget () {
+export function enclaveTarget ({ compileCache = false } = {}) {
   const enclaveAjv = path.dirname(createRequire(enclaveEntry).resolve('ajv/package.json'))
-  return { main: enclaveEntry, types: enclaveTypes, typesExportAssignment: false, shared: { ajv: enclaveAjv } }
+  return { main: enclaveEntry, types: enclaveTypes, typesExportAssignment: false, shared: { ajv: enclaveAjv }, compileCache }
 }
