@@ -31,6 +31,7 @@ const COMMON_OPTIONS = {
   jobs: { type: 'string', default: '2' },
   ci: { type: 'boolean', default: false },
   'update-expectations': { type: 'boolean', default: false },
+  'compile-cache': { type: 'boolean', default: false },
   help: { type: 'boolean', short: 'h', default: false }
 }
 
@@ -51,11 +52,13 @@ export function commonOptions (values, patterns = {}) {
     jobs: Number(values.jobs),
     ci: values.ci,
     updateExpectations: values['update-expectations'],
+    compileCache: values['compile-cache'],
     help: values.help
   }
   if (!(options.timeoutSeconds > 0)) throw new Error('--timeout must be a positive number of seconds')
   if (!Number.isInteger(options.jobs) || options.jobs < 1) throw new Error('--jobs must be a positive integer')
   if (options.self && (options.ci || options.updateExpectations)) throw new Error('--ci and --update-expectations apply to Enclave runs, not --self')
+  if (options.compileCache && (options.self || options.updateExpectations)) throw new Error('--compile-cache applies to Enclave runs, without --update-expectations')
   for (const [flag, pattern] of Object.entries({ '--file': options.filePattern, '--grep': options.grep, ...patterns })) {
     if (pattern === undefined) continue
     try { new RegExp(pattern) } catch (error) { throw new Error(`${flag}: ${error.message}`) }
@@ -66,11 +69,9 @@ export function commonOptions (values, patterns = {}) {
 export function parseOptions (argv = process.argv.slice(2)) {
   const values = parseValues(argv, {
     'no-types': { type: 'boolean', default: false },
-    'types-only': { type: 'boolean', default: false },
-    'compile-cache': { type: 'boolean', default: false }
+    'types-only': { type: 'boolean', default: false }
   })
-  const options = { ...commonOptions(values), tests: !values['types-only'], types: !values['no-types'], compileCache: values['compile-cache'] }
+  const options = { ...commonOptions(values), tests: !values['types-only'], types: !values['no-types'] }
   if (!options.tests && !options.types) throw new Error('--no-types and --types-only exclude each other')
-  if (options.compileCache && (options.self || options.updateExpectations)) throw new Error('--compile-cache applies to Enclave runs, without --update-expectations')
   return options
 }

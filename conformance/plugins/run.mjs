@@ -84,7 +84,7 @@ async function main () {
   const list = loadPluginList(options.pluginPattern)
   const skipsFor = loadSkippedTests()
   const fastifyTrees = {}
-  const fastify = (target) => (fastifyTrees[target] ??= prepareFastify(target))
+  const fastify = (target) => (fastifyTrees[target] ??= prepareFastify(target, { compileCache: target === 'enclave' && options.compileCache }))
   const runs = []
   for (const plugin of list.plugins) runs.push(await runPlugin(plugin, list, options, fastify, skipsFor))
   const summary = summarize(runs, { self: options.self, seconds: (Date.now() - started) / 1000 })

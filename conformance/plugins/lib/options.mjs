@@ -15,6 +15,8 @@ Runs the official plugins' own test suites (conformance/plugins/plugins.json) on
   --markdown <path>       write the Markdown summary
   --timeout <seconds>     per-file time limit when the plugin sets none (default 60)
   --jobs <n>              test files of one plugin run at once, unless the plugin runs one at a time (default 2)
+  --compile-cache         give every application a compile cache (compileCache: { dir }, one directory per test
+                          process), so that the plugins' tests also run through it
   --ci                    exit 1 when a test not in conformance/plugins/expectations.txt fails
   --update-expectations   remove from conformance/plugins/expectations.txt the entries that now pass
   --help                  this text

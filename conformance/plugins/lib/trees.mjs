@@ -17,15 +17,16 @@ export function pluginsCacheDir () {
   return path.join(cacheDir(), 'plugins')
 }
 
-/** The `fastify` package for `target` ('enclave' or 'self'), made fresh. */
-export function prepareFastify (target) {
+/** The `fastify` package for `target` ('enclave' or 'self'), made fresh; `compileCache`: see enclaveTarget. */
+export function prepareFastify (target, { compileCache = false } = {}) {
   const dir = cacheDir()
   const tarball = fetchTarball(dir)
   const dependencies = installDependencies(dir)
   const framework = target === 'self'
     ? preparePristine(tarball, path.join(pluginsCacheDir(), `fastify-pristine-${checkoutId}`), dependencies)
-    : enclaveTarget()
-  return prepareTestTree(tarball, path.join(pluginsCacheDir(), `fastify-${target}-${checkoutId}`), dependencies, framework)
+    : enclaveTarget({ compileCache })
+  const name = `fastify-${target}${compileCache ? '-compile-cache' : ''}-${checkoutId}`
+  return prepareTestTree(tarball, path.join(pluginsCacheDir(), name), dependencies, framework)
 }
 
 /**
