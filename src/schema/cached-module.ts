@@ -4,8 +4,9 @@
  * the pack as the body of a factory `(rt, arg)` that runs it with a `module` of its own and a `require` limited to
  * those helpers. Used for the schemas Enclave's generators do not cover (`$ref`, combinators, other options).
  *
- * Only configurations that can be keyed are cached: options made of plain JSON values (no plugins, no functions,
- * whose code the key could not see) and the shared schemas, both part of the entry's key.
+ * Only what can be keyed is cached: options made of plain JSON values (no plugins, no functions, whose code the key
+ * could not see), shared schemas and schemas that are plain JSON data too; options and shared schemas are part of
+ * the entry's key.
  */
 import { createHash } from 'node:crypto'
 import { isPlainObject } from '../core/objects'
@@ -46,10 +47,10 @@ export function runModuleEntry (factory: (rt: unknown, arg: unknown) => unknown,
 
 /**
  * A hash of what a library's compiled code depends on besides its schema and the versions in the pack's
- * fingerprint: its options and the shared schemas. Null when the options are not plain JSON data.
+ * fingerprint: its options and the shared schemas. Null when either is not plain JSON data.
  */
 export function configurationKey (options: unknown, sharedSchemas: unknown): string | null {
-  if (!isJsonData(options, 0)) return null
+  if (!isJsonData(options) || !isJsonData(sharedSchemas)) return null
   try {
     return createHash('sha256').update(JSON.stringify([options ?? null, sharedSchemas])).digest('base64url')
   } catch {
@@ -57,11 +58,17 @@ export function configurationKey (options: unknown, sharedSchemas: unknown): str
   }
 }
 
-function isJsonData (value: unknown, depth: number): boolean {
+/**
+ * Whether `value` is what its JSON says: plain objects, arrays, strings, finite numbers, booleans, null (and
+ * undefined members, which JSON leaves out as they are absent). A key made from the JSON of anything else (a RegExp,
+ * a function) could not tell two different values apart. Deeper than 64 levels counts as not.
+ */
+export function isJsonData (value: unknown, depth = 0): boolean {
   if (value === null || value === undefined) return true
   const type = typeof value
-  if (type === 'string' || type === 'number' || type === 'boolean') return true
-  if (depth > 16) return false
-  if (Array.isArray(value)) return value.every((item) => isJsonData(item, depth + 1))
+  if (type === 'string' || type === 'boolean') return true
+  if (type === 'number') return Number.isFinite(value)
+  if (depth > 64) return false
+  if (Array.isArray(value)) return value.every((item) => item !== undefined && isJsonData(item, depth + 1))
   return isPlainObject(value) && Object.values(value).every((item) => isJsonData(item, depth + 1))
 }

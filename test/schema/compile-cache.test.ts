@@ -260,6 +260,18 @@ describe('compile cache: code compiled by Ajv and fast-json-stringify', () => {
     assert.ok(esmKeys.includes(serializerKey(3)))
     assert.equal(esmKeys.length, 2) // the serializer and the record that Ajv accepted the shared schemas
     assert.equal(typeof ajvConfigurationKey({ customOptions: { allErrors: true, code: { optimize: true } } as any, plugins: [] }, {}), 'string')
+    // a schema whose JSON says less than it holds (a Date among its examples) is not cached either
+    const withDate = temporaryDir(t)
+    const dated = enclave({ compileCache: { dir: withDate } })
+    dated.addSchema(user(3))
+    dated.post('/users', { schema: { body: { ...byRef, examples: [new Date(0)] } } }, async () => 'ok')
+    const res = await dated.inject({ method: 'POST', url: '/users', payload: { user: { name: 'toolong' } } })
+    assert.equal(res.statusCode, 400)
+    await dated.close()
+    assert.equal(header(withDate).index.length, 1) // only the record that Ajv accepted the shared schemas
+    // shared schemas whose JSON says less than they hold (a RegExp, a function) could not be told apart by their key
+    assert.equal(configurationKey(undefined, { user: { ...user(3), pattern: /x/ } }), null)
+    assert.equal(configurationKey(undefined, { user: { ...user(3), default: () => 1 } }), null)
   })
 })
 

@@ -13,7 +13,7 @@ import type { Instance } from '../../encapsulation/app-state'
 import type { SchemaScope } from '../schema-scope'
 import { compileSerializer, roundingOf, serializerFromFactory, serializerParams, serializerSource } from './serializer-compiler'
 import { CompileCache, type GeneratedFactory } from '../compile-cache'
-import { compilableEntryBody, configurationKey, moduleEntryParams, runModuleEntry } from '../cached-module'
+import { compilableEntryBody, configurationKey, isJsonData, moduleEntryParams, runModuleEntry } from '../cached-module'
 import { inspectForFastJsonStringify } from './response-schema'
 import type { SerializerCompiler, SerializerCompilerFactory, SerializerFn } from './serializer-types'
 
@@ -95,7 +95,7 @@ function fastJsonStringifyCompiler (externals: Record<string, unknown>, opts: Re
     let fn = json !== undefined && cache !== null ? generatedSerializer(json, schema, opts, cache) : compileSerializer(schema, opts)
     if (fn === undefined) {
       const { untyped } = inspectForFastJsonStringify(schema, externals)
-      fn = json !== undefined && configuration !== null
+      fn = json !== undefined && configuration !== null && isJsonData(schema)
         ? cachedFastJsonStringify(cache as CompileCache, configuration, json, schema, externals, opts)
         : fastJsonStringify()(schema, { ...opts, schema: externals as Record<string, never> }) as SerializerFn
       if (untyped) fn = rejectInvalidJson(fn)

@@ -12,7 +12,7 @@ import { lazyModule } from '../../core/lazy-module'
 import { canDefer, deferredValidator, type DeferredCompilations } from './lazy-validator'
 import { instantiateValidator, validatorFromFactory, validatorParams, validatorSource } from './generated-validator'
 import { CompileCache } from '../compile-cache'
-import { compilableEntryBody, moduleEntryParams } from '../cached-module'
+import { compilableEntryBody, isJsonData, moduleEntryParams } from '../cached-module'
 import { ajvConfigurationKey, standaloneSource, validatorFromAjvEntry } from './ajv-standalone'
 import type { AjvPlugin, AjvServerOptions, ValidationFunction, ValidatorCompiler, ValidatorCompilerArgs } from './validator-types'
 import type { JsonSchema } from '../../core/types'
@@ -215,7 +215,7 @@ export const buildDefaultValidator = (externalSchemas: JsonSchema, ajvOptions: A
       if (hit !== undefined) return hit
     }
     let validate = generate && key !== undefined ? generatedValidator(key, schema, ajv, cache) : undefined
-    if (validate === undefined && key !== undefined && configuration !== null) {
+    if (validate === undefined && key !== undefined && configuration !== null && isJsonData(schema)) {
       validate = cachedAjvValidator(cache as CompileCache, configuration, key, ajv)
     }
     // deferred compilation works on a copy, so that a schema object changed after ready cannot change the validator
