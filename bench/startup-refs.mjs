@@ -5,14 +5,13 @@
  *   node bench/startup-refs.mjs [routes=300] [warmRuns=3]        (npm run build first)
  * A child run: node bench/startup-refs.mjs --child <routes> [cacheDir]
  */
-import { execFileSync } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { performance } from 'node:perf_hooks'
 import { ENCLAVE_ENTRY, loadFactory } from './servers/frameworks.mjs'
-import { canPin } from './lib/processes.mjs'
+import { runNodeScript } from './lib/processes.mjs'
 
 const self = fileURLToPath(import.meta.url)
 
@@ -36,15 +35,13 @@ async function child (routes, dir) {
   }
   const totalMs = performance.now()
   await app.close()
-  process.stdout.write(JSON.stringify({ readyMs, passMs: totalMs - readyMs, totalMs }))
+  process.stdout.write(`REFS_RESULT ${JSON.stringify({ readyMs, passMs: totalMs - readyMs, totalMs })}\n`)
 }
 
-function run (routes, dir) {
+/** One fresh process on the server core, as the bench runs servers. */
+async function run (routes, dir) {
   const args = [self, '--child', String(routes), ...(dir ? [dir] : [])]
-  const output = canPin
-    ? execFileSync('taskset', ['-c', '1', process.execPath, ...args], { encoding: 'utf8' })
-    : execFileSync(process.execPath, args, { encoding: 'utf8' })
-  const { readyMs, passMs, totalMs } = JSON.parse(output)
+  const { readyMs, passMs, totalMs } = await runNodeScript(args, 'REFS_RESULT ')
   return `ready ${Math.round(readyMs)} ms, first request to every route ${Math.round(passMs)} ms, total ${Math.round(totalMs)} ms`
 }
 
@@ -57,9 +54,9 @@ if (first === '--child') {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'enclave-refs-cache-'))
   try {
     console.log(`${routes} routes with $ref body and response schemas (${path.relative(process.cwd(), ENCLAVE_ENTRY)})`)
-    console.log(`  no cache:          ${run(routes)}`)
-    console.log(`  empty cache:       ${run(routes, dir)}`)
-    for (let i = 0; i < warmRuns; i++) console.log(`  warm ${i + 1}:            ${run(routes, dir)}`)
+    console.log(`  no cache:          ${await run(routes)}`)
+    console.log(`  empty cache:       ${await run(routes, dir)}`)
+    for (let i = 0; i < warmRuns; i++) console.log(`  warm ${i + 1}:            ${await run(routes, dir)}`)
   } finally {
     rmSync(dir, { recursive: true, force: true })
   }

@@ -32,17 +32,18 @@ function route (req, res) {
   send(res, 404, JSON.stringify({ message: `Route ${req.method}:${url} not found`, error: 'Not Found', statusCode: 404 }))
 }
 
-function send (res, statusCode, payload) {
+/** A JSON response with its length (shared with the start-up floor, `startup-node-http.mjs`). */
+export function send (res, statusCode, payload) {
   res.writeHead(statusCode, { 'content-type': JSON_TYPE, 'content-length': Buffer.byteLength(payload) })
   res.end(payload)
 }
 
-function sendError (res, statusCode, error, code, message) {
+export function sendError (res, statusCode, error, code, message) {
   const body = code === undefined ? { statusCode, error, message } : { statusCode, code, error, message }
   send(res, statusCode, JSON.stringify(body))
 }
 
-function badRequest (res, message) {
+export function badRequest (res, message) {
   sendError(res, 400, 'Bad Request', 'FST_ERR_VALIDATION', message)
 }
 

@@ -8,14 +8,13 @@
  * that `startup.mjs` measures it exactly as it measures the frameworks.
  */
 import http from 'node:http'
-
-const JSON_TYPE = 'application/json; charset=utf-8'
+import { badRequest, send, sendError } from './node-http.mjs'
 
 export function createFloorApp () {
   const routes = new Map()
   const server = http.createServer((req, res) => {
     const route = req.method === 'POST' ? routes.get(req.url) : undefined
-    if (route === undefined) return send(res, 404, JSON.stringify({ statusCode: 404, error: 'Not Found', message: `Route ${req.method}:${req.url} not found` }))
+    if (route === undefined) return sendError(res, 404, 'Not Found', undefined, `Route ${req.method}:${req.url} not found`)
     let text = ''
     req.setEncoding('utf8')
     req.on('data', (chunk) => { text += chunk })
@@ -52,7 +51,7 @@ function answer (route, text, res) {
     const declared = {}
     for (const field of route.fields) if (result[field] !== undefined) declared[field] = result[field]
     send(res, 200, JSON.stringify(declared))
-  }, () => send(res, 500, JSON.stringify({ statusCode: 500, error: 'Internal Server Error', message: 'handler failed' })))
+  }, () => sendError(res, 500, 'Internal Server Error', undefined, 'handler failed'))
 }
 
 /** The body checks of `bodySchema(i)`, with that route's limits and field name. Returns a message or null. */
@@ -73,13 +72,4 @@ function bodyCheck (schema) {
     if (typeof body[own] !== 'string') return `body/${own} must be string`
     return null
   }
-}
-
-function badRequest (res, message) {
-  send(res, 400, JSON.stringify({ statusCode: 400, code: 'FST_ERR_VALIDATION', error: 'Bad Request', message }))
-}
-
-function send (res, statusCode, payload) {
-  res.writeHead(statusCode, { 'content-type': JSON_TYPE, 'content-length': Buffer.byteLength(payload) })
-  res.end(payload)
 }

@@ -48,8 +48,26 @@ function header (dir: string): Record<string, any> {
 
 const validatorKey = (maxLength: number): string => CompileCache.key('validator', 'baseline', JSON.stringify(body(maxLength)))
 
-async function answers (instance: any): Promise<Array<[number, string]>> {
-  const results: Array<[number, string]> = []
+type Answers = Array<[number, string]>
+
+/** What `ask` gets from a fresh application of `build`, closed afterwards (a pack is written by then). */
+async function answersOf (build: () => any, ask: (instance: any) => Promise<Answers>): Promise<Answers> {
+  const instance = build()
+  const results = await ask(instance)
+  await instance.close()
+  return results
+}
+
+/** A later start from the same directory: its answers, with the pack left as it was (nothing new to write). */
+async function warmAnswers (dir: string, build: () => any, ask: (instance: any) => Promise<Answers>): Promise<Answers> {
+  const written = readFileSync(packFile(dir))
+  const results = await answersOf(build, ask)
+  assert.deepEqual(readFileSync(packFile(dir)), written)
+  return results
+}
+
+async function answers (instance: any): Promise<Answers> {
+  const results: Answers = []
   for (const payload of [{ name: 'ann' }, { name: 'toolong' }, { name: 'bo', age: '7' }]) {
     const res = await instance.inject({ method: 'POST', url: '/users', payload })
     results.push([res.statusCode, res.payload])
@@ -60,9 +78,7 @@ async function answers (instance: any): Promise<Array<[number, string]>> {
 describe('compile cache', () => {
   test('a first start writes the pack once ready; a second start answers the same from it', async (t) => {
     const dir = temporaryDir(t)
-    const first = app(dir)
-    const expected = await answers(first)
-    await first.close()
+    const expected = await answersOf(() => app(dir), answers)
     assert.deepEqual(expected, [
       [200, '{"name":"ann","age":1}'],
       [400, '{"statusCode":400,"code":"FST_ERR_VALIDATION","error":"Bad Request","message":"body/name must NOT have more than 3 characters"}'],
@@ -74,12 +90,7 @@ describe('compile cache', () => {
 
     const cache = new CompileCache(dir)
     assert.equal(typeof cache.get(validatorKey(3)), 'function')
-    const written = readFileSync(packFile(dir))
-    const second = app(dir)
-    assert.deepEqual(await answers(second), expected)
-    await second.close()
-    // nothing new: the pack was not written again
-    assert.deepEqual(readFileSync(packFile(dir)), written)
+    assert.deepEqual(await warmAnswers(dir, () => app(dir), answers), expected)
   })
 
   test('a changed schema never uses the old entry; the pack then holds what the application uses', async (t) => {
@@ -177,8 +188,8 @@ function refApp (dir: string, maxLength = 3, ajv?: unknown): any {
   return instance
 }
 
-async function refAnswers (instance: any): Promise<Array<[number, string]>> {
-  const results: Array<[number, string]> = []
+async function refAnswers (instance: any): Promise<Answers> {
+  const results: Answers = []
   const payloads = [{ user: { name: 'ann' } }, { user: { name: 'toolong' } }, { user: { name: 'bo' }, limit: '7' }, { user: { name: 'bo' }, limit: 'Infinity' }, {}]
   for (const payload of payloads) {
     const res = await instance.inject({ method: 'POST', url: '/users', payload })
@@ -196,9 +207,7 @@ const serializerKey = (maxLength: number): string => CompileCache.key('fjs-seria
 describe('compile cache: code compiled by Ajv and fast-json-stringify', () => {
   test('is kept as their standalone code and answers the same from the pack, Infinity coercion fix included', async (t) => {
     const dir = temporaryDir(t)
-    const first = refApp(dir)
-    const expected = await refAnswers(first)
-    await first.close()
+    const expected = await answersOf(() => refApp(dir), refAnswers)
     assert.deepEqual(expected, [
       [200, '{"user":{"name":"ann","age":1},"limit":"none"}'],
       [400, '{"statusCode":400,"code":"FST_ERR_VALIDATION","error":"Bad Request","message":"body/user/name must NOT have more than 3 characters"}'],
@@ -209,12 +218,7 @@ describe('compile cache: code compiled by Ajv and fast-json-stringify', () => {
     assert.ok(header(dir).index.some((entry: unknown[]) => entry[0] === ajvValidatorKey(3)))
     assert.equal(typeof new CompileCache(dir).get(ajvValidatorKey(3)), 'function')
     assert.equal(typeof new CompileCache(dir).get(serializerKey(3)), 'function')
-
-    const written = readFileSync(packFile(dir))
-    const second = refApp(dir)
-    assert.deepEqual(await refAnswers(second), expected)
-    await second.close()
-    assert.deepEqual(readFileSync(packFile(dir)), written)
+    assert.deepEqual(await warmAnswers(dir, () => refApp(dir), refAnswers), expected)
   })
 
   test('a changed shared schema is another key: the old code is never used', async (t) => {
