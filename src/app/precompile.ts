@@ -13,6 +13,8 @@ export interface PrecompileResult {
   file: string
   /** Generated validators and serializers it holds. */
   entries: number
+  /** Stale files of the cache removed from the directory: packs of other fingerprints unused for a month, abandoned temporary files. */
+  removed: string[]
 }
 
 export async function precompile (app: Instance): Promise<PrecompileResult> {
@@ -23,5 +25,6 @@ export async function precompile (app: Instance): Promise<PrecompileResult> {
   // a write scheduled at ready would only repeat this one
   await cache.settled()
   const { file, entries } = cache.flush()
-  return { file, entries }
+  // the write scheduled at ready may have been the one that pruned the directory
+  return { file, entries, removed: [...cache.removed] }
 }

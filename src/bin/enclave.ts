@@ -42,7 +42,10 @@ async function main (args: string[]): Promise<number> {
   const ms = Number(process.hrtime.bigint() - started) / 1e6
   await app.close()
   if (args.includes('--json')) process.stdout.write(`${JSON.stringify({ ...result, ms })}\n`)
-  else process.stdout.write(`enclave precompile: ${result.entries} generated validators and serializers written to ${result.file} in ${Math.round(ms)} ms\n`)
+  else {
+    process.stdout.write(`enclave precompile: ${result.entries} generated validators and serializers written to ${result.file} in ${Math.round(ms)} ms\n`)
+    if (result.removed.length > 0) process.stdout.write(`enclave precompile: removed stale cache files: ${result.removed.join(', ')}\n`)
+  }
   return 0
 }
 

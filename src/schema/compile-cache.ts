@@ -22,6 +22,7 @@ import { Script } from 'node:vm'
 import { codes } from '../core/errors'
 import { isPlainObject } from '../core/objects'
 import { packFingerprint } from './compile-cache-fingerprint'
+import { markPackUsed, pruneCacheDir } from './compile-cache-housekeeping'
 
 /** The option as given to the factory. */
 export interface CompileCacheOptions {
@@ -44,6 +45,8 @@ export interface FlushResult {
   file: string
   entries: number
   written: boolean
+  /** Stale files of this cache the write removed: unused packs of other fingerprints, abandoned temporary files. */
+  removed: string[]
 }
 
 /** Checks the factory option (fail-fast: a cache that cannot work should not be silently off). */
@@ -66,6 +69,8 @@ export class CompileCache {
   #dirty = false
   #codeCacheMissing = false
   #pending: Promise<FlushResult> | null = null
+  /** Stale files this cache's writes removed from the directory (compile-cache-housekeeping.ts). */
+  readonly removed: string[] = []
 
   constructor (readonly dir: string) {
     this.file = path.join(dir, `${FORMAT}-${packFingerprint().slice(0, 16)}.pack`)
@@ -144,7 +149,9 @@ export class CompileCache {
     }
     this.#dirty = false
     this.#codeCacheMissing = false
-    return { file: this.file, entries: entries.length, written: true }
+    const removed = pruneCacheDir(this.file)
+    this.removed.push(...removed)
+    return { file: this.file, entries: entries.length, written: true, removed }
   }
 
   /** A write after ready must never take the application down: a read-only directory only means no cache. */
@@ -152,7 +159,7 @@ export class CompileCache {
     try {
       return this.flush()
     } catch {
-      return { file: this.file, entries: this.#used.size, written: false }
+      return { file: this.file, entries: this.#used.size, written: false, removed: [] }
     }
   }
 
@@ -194,6 +201,7 @@ export class CompileCache {
       if (!isPlainObject(factories)) return {}
       this.#script = script
       for (const [key, start, end] of pack.index) this.#loadedCode.set(key, pack.source.slice(start, end))
+      markPackUsed(this.file)
       return factories
     } catch {
       return {}

@@ -68,4 +68,6 @@ export interface PrecompileResult {
   file: string
   /** Generated validators and serializers it holds. */
   entries: number
+  /** Stale files of the cache removed from the directory: packs of other fingerprints unused for a month, abandoned temporary files. */
+  removed: string[]
 }

@@ -5,7 +5,7 @@
  */
 import { describe, test } from 'node:test'
 import assert from 'node:assert/strict'
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs'
 import { spawnSync } from 'node:child_process'
 import os from 'node:os'
 import path from 'node:path'
@@ -290,12 +290,54 @@ describe('compile cache: standalone module entries', () => {
   })
 })
 
+describe('compile cache: housekeeping', () => {
+  const day = 24 * 60 * 60 * 1000
+  /** Creates `name` in `dir`, last modified `ageMs` ago. */
+  function fileAged (dir: string, name: string, ageMs: number): void {
+    const file = path.join(dir, name)
+    writeFileSync(file, 'old')
+    const then = new Date(Date.now() - ageMs)
+    utimesSync(file, then, then)
+  }
+
+  test('a write removes packs of other versions unused for a month and abandoned temporary files, nothing else', async (t) => {
+    const dir = temporaryDir(t)
+    const stale = 'enclave-compile-cache-00000000000000aa.pack'
+    const abandoned = 'enclave-compile-cache-00000000000000aa.pack.4242.0123456789ab.tmp'
+    fileAged(dir, stale, 31 * day)
+    fileAged(dir, abandoned, 2 * 60 * 60 * 1000)
+    const kept = [
+      ['enclave-compile-cache-00000000000000bb.pack', 29 * day], // another version, used this month
+      ['enclave-compile-cache-00000000000000cc.pack.4242.0123456789ab.tmp', 60 * 1000], // a write under way
+      ['old-notes.pack', 400 * day], // not a name this cache writes
+      ['enclave-compile-cache-notes.txt', 400 * day]
+    ] as const
+    for (const [name, age] of kept) fileAged(dir, name, age)
+    const instance = app(dir)
+    const result = await precompile(instance)
+    await instance.close()
+    assert.deepEqual(result.removed.sort(), [stale, abandoned].sort())
+    assert.deepEqual(readdirSync(dir).sort(), [path.basename(result.file), ...kept.map(([name]) => name)].sort())
+  })
+
+  test('a start that loads its pack marks it used, so another version never prunes a pack in use', async (t) => {
+    const dir = temporaryDir(t)
+    await app(dir).ready().then((instance: any) => instance.close())
+    const file = packFile(dir)
+    const longAgo = new Date(Date.now() - 40 * day)
+    utimesSync(file, longAgo, longAgo)
+    // a warm start: answered from the pack, which it leaves byte for byte as it was
+    assert.deepEqual((await warmAnswers(dir, () => app(dir), answers))[0], [200, '{"name":"ann","age":1}'])
+    assert.ok(statSync(file).mtimeMs > Date.now() - day, 'the warm start refreshed the pack\'s modification time')
+  })
+})
+
 describe('precompile', () => {
   test('writes every generated validator and serializer with V8\'s code cache', async (t) => {
     const dir = temporaryDir(t)
     const instance = app(dir)
     const result = await precompile(instance)
-    assert.deepEqual(result, { file: packFile(dir), entries: 2 })
+    assert.deepEqual(result, { file: packFile(dir), entries: 2, removed: [] })
     assert.ok(header(dir).codeCacheLength > 0)
     await instance.close()
   })
