@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs'
 import path from 'node:path'
 import { enclaveVersion } from '../core/version'
 
-const FORMAT_VERSION = 1
+const FORMAT_VERSION = 2
 
 /**
  * The code that writes or wraps cached entries, relative to this folder (`.js` in the build, `.ts` when run from
