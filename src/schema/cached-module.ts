@@ -10,6 +10,7 @@
  */
 import { createHash } from 'node:crypto'
 import { isPlainObject } from '../core/objects'
+import type { GeneratedFactory } from './compile-cache'
 
 /** The parameters of a module entry's factory. */
 export const moduleEntryParams = 'rt, arg'
@@ -35,7 +36,7 @@ export function compilableEntryBody (write: () => string): string | undefined {
 }
 
 /** Runs a module entry's factory; its `require` answers only the module ids `allowed` matches. */
-export function runModuleEntry (factory: (rt: unknown, arg: unknown) => unknown, allowed: RegExp): unknown {
+export function runModuleEntry (factory: GeneratedFactory, allowed: RegExp): unknown {
   const runtime = {
     require (id: string): unknown {
       if (!allowed.test(id)) throw new Error(`cached code requires "${id}", which the compile cache does not provide`)

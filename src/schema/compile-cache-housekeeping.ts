@@ -10,6 +10,7 @@
  *
  * Everything here is best effort: a read-only or shared directory never fails the application.
  */
+import { randomBytes } from 'node:crypto'
 import { readdirSync, rmSync, statSync, utimesSync } from 'node:fs'
 import path from 'node:path'
 
@@ -20,6 +21,11 @@ export const ABANDONED_WRITE_MS = 60 * 60 * 1000
 
 const packName = /^enclave-compile-cache-[0-9a-f]{16}\.pack$/
 const temporaryName = /^enclave-compile-cache-[0-9a-f]{16}\.pack\.\d+\.[0-9a-f]{12}\.tmp$/
+
+/** The temporary file a write of `pack` goes to before it is renamed over it (a name `pruneCacheDir` recognises). */
+export function temporaryPackFile (pack: string): string {
+  return `${pack}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`
+}
 
 /** Marks `file` as used now (fails quietly on a read-only directory: nothing there is ever pruned either). */
 export function markPackUsed (file: string): void {

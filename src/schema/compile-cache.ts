@@ -16,14 +16,14 @@
  *
  * The directory holds code that runs in the application: it deserves the trust of `node_modules` (docs/security.md).
  */
-import { createHash, randomBytes } from 'node:crypto'
+import { createHash } from 'node:crypto'
 import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { Script } from 'node:vm'
 import { codes } from '../core/errors'
 import { isPlainObject } from '../core/objects'
 import { packFingerprint } from './compile-cache-fingerprint'
-import { markPackUsed, pruneCacheDir } from './compile-cache-housekeeping'
+import { markPackUsed, pruneCacheDir, temporaryPackFile } from './compile-cache-housekeeping'
 
 /** The option as given to the factory. */
 export interface CompileCacheOptions {
@@ -144,7 +144,7 @@ export class CompileCache {
       index
     })
     mkdirSync(this.dir, { recursive: true })
-    const temporary = `${this.file}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`
+    const temporary = temporaryPackFile(this.file)
     try {
       writeFileSync(temporary, Buffer.concat([Buffer.from(header + '\n'), sourceBytes, codeCache]))
       renameSync(temporary, this.file)

@@ -8,6 +8,7 @@ import type Ajv from 'ajv'
 import type { JsonSchema } from '../../core/types'
 import { lazyModule } from '../../core/lazy-module'
 import { configurationKey, runModuleEntry } from '../cached-module'
+import type { GeneratedFactory } from '../compile-cache'
 import type { AjvServerOptions, ValidationFunction } from './validator-types'
 
 const loadStandalone = lazyModule(() => require('ajv/dist/standalone').default as (ajv: Ajv, validate: unknown) => string)
@@ -26,7 +27,7 @@ export function standaloneSource (ajv: Ajv, validate: ValidationFunction): strin
 }
 
 /** The validation function of a cached entry; `schema` is the (JSON) schema it was compiled from. */
-export function validatorFromAjvEntry (factory: (rt: unknown, arg: unknown) => unknown, schema: JsonSchema): ValidationFunction {
+export function validatorFromAjvEntry (factory: GeneratedFactory, schema: JsonSchema): ValidationFunction {
   const validate = runModuleEntry(factory, ajvRuntime) as ValidationFunction & { schema: unknown }
   validate.errors = null
   validate.schema = schema
