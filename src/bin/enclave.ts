@@ -6,12 +6,13 @@
  *
  * Loads `<entry>` (CommonJS or ES module) whose default export (or `app` export) is an Enclave application created
  * with `compileCache: { dir }`, or a function (maybe async) returning one, without listening; builds its compile
- * cache (`precompile`), closes it, and prints what it wrote. Run it at image-build time, with the same code and
- * dependencies as the running application: see docs/compile-cache.md.
+ * cache (`precompile`), closes it, and prints what it wrote. Run it at image-build time, with the same code,
+ * dependencies, Node version and Node flags as the running application: see docs/compile-cache.md.
  */
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { precompile } from '../app/precompile'
+import { describeV8Setup } from '../schema/compile-cache-pack'
 import type { Instance } from '../encapsulation/app-state'
 
 const usage = 'Usage: enclave precompile <entry> [--json]\n  <entry> exports (default or `app`) an application created with compileCache: { dir }, or a function returning one'
@@ -44,6 +45,8 @@ async function main (args: string[]): Promise<number> {
   if (args.includes('--json')) process.stdout.write(`${JSON.stringify({ ...result, ms })}\n`)
   else {
     process.stdout.write(`enclave precompile: ${result.entries} generated validators and serializers written to ${result.file} in ${Math.round(ms)} ms\n`)
+    // V8 uses a code cache only under the flags it was made with (docs/compile-cache.md)
+    process.stdout.write(`enclave precompile: V8 code cache made for ${describeV8Setup()}; a service started with other flags needs a run under them too\n`)
     if (result.removed.length > 0) process.stdout.write(`enclave precompile: removed stale cache files: ${result.removed.join(', ')}\n`)
   }
   return 0

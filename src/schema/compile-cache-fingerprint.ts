@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs'
 import path from 'node:path'
 import { enclaveVersion } from '../core/version'
 
-const FORMAT_VERSION = 2
+const FORMAT_VERSION = 3
 
 /**
  * The code that writes or wraps cached entries, relative to this folder (`.js` in the build, `.ts` when run from
@@ -25,7 +25,8 @@ const generatorFiles = [
   'serialization/serializer-compiler',
   'serialization/serializer-compilers',
   'cached-module',
-  'compile-cache'
+  'compile-cache',
+  'compile-cache-pack'
 ]
 const reproduced = ['ajv', 'ajv-formats', 'fast-json-stringify']
 

@@ -22,6 +22,11 @@ export const ABANDONED_WRITE_MS = 60 * 60 * 1000
 const packName = /^enclave-compile-cache-[0-9a-f]{16}\.pack$/
 const temporaryName = /^enclave-compile-cache-[0-9a-f]{16}\.pack\.\d+\.[0-9a-f]{12}\.tmp$/
 
+/** The pack of a fingerprint in `dir` (a name `pruneCacheDir` recognises). */
+export function packFile (dir: string, fingerprint: string): string {
+  return path.join(dir, `enclave-compile-cache-${fingerprint.slice(0, 16)}.pack`)
+}
+
 /** The temporary file a write of `pack` goes to before it is renamed over it (a name `pruneCacheDir` recognises). */
 export function temporaryPackFile (pack: string): string {
   return `${pack}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`

@@ -8,22 +8,22 @@
  *   header carry a fingerprint of everything the generated code depends on (Enclave's version and its generators'
  *   own code, the versions of Ajv, ajv-formats and fast-json-stringify). A changed schema has another key and a
  *   changed version another pack, so a stale entry is never loaded.
- * - The header also holds the SHA-256 and length of the code: a truncated, corrupt or foreign file is ignored (and
- *   rewritten once new entries are compiled). Writes go to a temporary file renamed over the pack: a reader sees the
- *   old pack or the new one, never half of one.
- * - The pack also holds V8's code cache for its code (bytecode), so a warm start neither parses nor compiles it; V8
- *   refuses a cache from another V8 version by itself, and the code is then compiled from source.
+ * - A truncated, corrupt or foreign file is ignored (and rewritten once new entries are compiled). Writes go to a
+ *   temporary file renamed over the pack: a reader sees the old pack or the new one, never half of one.
+ * - The pack also holds V8's code caches for its code (bytecode), so a warm start neither parses nor compiles it: one
+ *   per V8 version and flag set (compile-cache-pack.ts). A process whose own is missing compiles the code from
+ *   source, and then writes the pack again with its code cache added.
  *
  * The directory holds code that runs in the application: it deserves the trust of `node_modules` (docs/security.md).
  */
-import { createHash } from 'node:crypto'
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { Script } from 'node:vm'
 import { codes } from '../core/errors'
 import { isPlainObject } from '../core/objects'
 import { packFingerprint } from './compile-cache-fingerprint'
-import { markPackUsed, pruneCacheDir, temporaryPackFile } from './compile-cache-housekeeping'
+import { codeCachesWith, describeV8Setup, encodePack, ownCodeCache, readPack, type PackIndex } from './compile-cache-pack'
+import { markPackUsed, packFile, pruneCacheDir, temporaryPackFile } from './compile-cache-housekeeping'
 
 /** The option as given to the factory. */
 export interface CompileCacheOptions {
@@ -38,8 +38,6 @@ interface Entry {
   /** `function (rt, arg) { ... }`: the generator's source wrapped as a function expression. */
   code: string
 }
-
-const FORMAT = 'enclave-compile-cache'
 
 /** What `flush` did. */
 export interface FlushResult {
@@ -74,7 +72,7 @@ export class CompileCache {
   readonly removed: string[] = []
 
   constructor (readonly dir: string) {
-    this.file = path.join(dir, `${FORMAT}-${packFingerprint().slice(0, 16)}.pack`)
+    this.file = packFile(dir, packFingerprint())
   }
 
   /**
@@ -126,27 +124,19 @@ export class CompileCache {
     const entries = [...this.#used.values()].sort((a, b) => (a.key < b.key ? -1 : 1))
     // the source is an array of the factories; the index gives each one's key, and its code by position, to write it
     // again with the entries of a later start
-    const index: Array<[string, number, number]> = []
+    const index: PackIndex = []
     let source = '([\n'
     for (const entry of entries) {
       index.push([entry.key, source.length, source.length + entry.code.length])
       source += entry.code + ',\n'
     }
     source += '])'
-    const codeCache = this.#codeCacheFor(source, entries)
-    const sourceBytes = Buffer.from(source)
-    const header = JSON.stringify({
-      format: FORMAT,
-      fingerprint: packFingerprint(),
-      sourceLength: sourceBytes.length,
-      sourceHash: createHash('sha256').update(sourceBytes).digest('hex'),
-      codeCacheLength: codeCache.length,
-      index
-    })
+    const codeCaches = codeCachesWith(this.#codeCacheFor(source, entries), source, readPack(this.file, packFingerprint()))
+    const data = encodePack(packFingerprint(), { source, index, codeCaches })
     mkdirSync(this.dir, { recursive: true })
     const temporary = temporaryPackFile(this.file)
     try {
-      writeFileSync(temporary, Buffer.concat([Buffer.from(header + '\n'), sourceBytes, codeCache]))
+      writeFileSync(temporary, data)
       renameSync(temporary, this.file)
     } catch (err) {
       rmSync(temporary, { force: true })
@@ -159,11 +149,15 @@ export class CompileCache {
     return { file: this.file, entries: entries.length, written: true, removed }
   }
 
-  /** A write after ready must never take the application down: a read-only directory only means no cache. */
+  /**
+   * A write after ready must never take the application down: a read-only directory only means no cache, which the
+   * process is told once (a warning), since every later start then pays what this one did.
+   */
   #flushQuietly (): FlushResult {
     try {
       return this.flush()
-    } catch {
+    } catch (err) {
+      warnUnwritten(this.file, err, this.#dirty)
       return { file: this.file, entries: this.#used.size, written: false, removed: [] }
     }
   }
@@ -192,17 +186,12 @@ export class CompileCache {
   /** Reads and checks the pack; anything wrong with it means an empty cache (the next write replaces it). */
   #load (): Map<string, GeneratedFactory> {
     const loaded = new Map<string, GeneratedFactory>()
-    let data: Buffer
-    try {
-      data = readFileSync(this.file)
-    } catch {
-      return loaded
-    }
-    const pack = parsePack(data)
+    const pack = readPack(this.file, packFingerprint())
     if (pack === null) return loaded
     try {
-      const script = new Script(pack.source, { filename: this.file, cachedData: pack.codeCache.length > 0 ? pack.codeCache : undefined })
-      this.#codeCacheMissing = pack.codeCache.length === 0 || script.cachedDataRejected === true
+      const codeCache = ownCodeCache(pack)
+      const script = new Script(pack.source, { filename: this.file, cachedData: codeCache })
+      this.#codeCacheMissing = codeCache === undefined || script.cachedDataRejected === true
       const factories: unknown = script.runInThisContext()
       if (!Array.isArray(factories) || factories.length !== pack.index.length || !factories.every((f) => typeof f === 'function')) return loaded
       this.#script = script
@@ -218,29 +207,18 @@ export class CompileCache {
   }
 }
 
-type PackIndex = Array<[string, number, number]>
+const warned = new Set<string>()
 
-/** Header, source and code cache of a pack, or null when it is not a complete, intact pack of this fingerprint. */
-function parsePack (data: Buffer): { source: string, codeCache: Buffer, index: PackIndex } | null {
-  const newline = data.indexOf(0x0a)
-  if (newline === -1) return null
-  let header: Record<string, unknown>
-  try {
-    header = JSON.parse(data.toString('utf8', 0, newline))
-  } catch {
-    return null
-  }
-  if (!isPlainObject(header) || header.format !== FORMAT || header.fingerprint !== packFingerprint()) return null
-  const { sourceLength, codeCacheLength, sourceHash, index } = header
-  if (!Number.isSafeInteger(sourceLength) || !Number.isSafeInteger(codeCacheLength) || !isIndex(index)) return null
-  const start = newline + 1
-  if (data.length !== start + (sourceLength as number) + (codeCacheLength as number)) return null
-  const sourceBytes = data.subarray(start, start + (sourceLength as number))
-  if (createHash('sha256').update(sourceBytes).digest('hex') !== sourceHash) return null
-  return { source: sourceBytes.toString('utf8'), codeCache: data.subarray(start + (sourceLength as number)), index }
-}
-
-function isIndex (value: unknown): value is PackIndex {
-  return Array.isArray(value) && value.every((item) => Array.isArray(item) && typeof item[0] === 'string' &&
-    Number.isSafeInteger(item[1]) && Number.isSafeInteger(item[2]))
+/** The warning for a pack this process could not write: new entries, or only its own V8 code cache, missing. */
+function warnUnwritten (file: string, err: unknown, newEntries: boolean): void {
+  if (warned.has(file)) return
+  warned.add(file)
+  const reason = err instanceof Error ? err.message : String(err)
+  const message = newEntries
+    ? `Enclave's compile cache could not write ${file} (${reason}): what this start compiled, the next compiles again. ` +
+      'Build the cache with `enclave precompile` where its directory is writable.'
+    : `Enclave's compile cache ${file} has no V8 code cache for ${describeV8Setup()}, ` +
+      `and could not add one (${reason}): its code is compiled from source at every start. Run \`enclave precompile\` ` +
+      'with the Node version and flags (NODE_OPTIONS) the service runs with.'
+  process.emitWarning(message, { type: 'EnclaveWarning', code: 'ENCLAVE_COMPILE_CACHE_NOT_WRITTEN' })
 }

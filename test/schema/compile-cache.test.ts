@@ -9,6 +9,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, w
 import { spawnSync } from 'node:child_process'
 import os from 'node:os'
 import path from 'node:path'
+import v8 from 'node:v8'
 import { CompileCache } from '../../src/schema/compile-cache'
 import { ajvConfigurationKey } from '../../src/schema/validation/ajv-standalone'
 import { configurationKey, moduleEntryBody, moduleEntryParams, runModuleEntry } from '../../src/schema/cached-module'
@@ -156,9 +157,18 @@ describe('compile cache', () => {
     const dir = temporaryDir(t)
     const file = path.join(dir, 'a-file')
     writeFileSync(file, 'x')
+    const warnings: Error[] = []
+    const onWarning = (warning: Error): void => { warnings.push(warning) }
+    process.on('warning', onWarning)
+    t.after(() => process.off('warning', onWarning))
     const instance = app(path.join(file, 'cache'))
     assert.deepEqual((await answers(instance))[0], [200, '{"name":"ann","age":1}'])
     await instance.close()
+    // the process is told, once: every later start pays what this one compiled
+    await new Promise((resolve) => setImmediate(resolve))
+    const ours = warnings.filter((warning) => (warning as Error & { code?: string }).code === 'ENCLAVE_COMPILE_CACHE_NOT_WRITTEN')
+    assert.equal(ours.length, 1)
+    assert.match(ours[0].message, /could not write .*a-file\/cache\/enclave-compile-cache-[0-9a-f]{16}\.pack \(ENOTDIR/)
     await assert.rejects(precompile(app(path.join(file, 'cache'))), { code: 'ENOTDIR' })
   })
 
@@ -338,7 +348,8 @@ describe('precompile', () => {
     const instance = app(dir)
     const result = await precompile(instance)
     assert.deepEqual(result, { file: packFile(dir), entries: 2, removed: [] })
-    assert.ok(header(dir).codeCacheLength > 0)
+    const [[tag, length]] = header(dir).codeCaches
+    assert.deepEqual([tag, length > 0], [v8.cachedDataVersionTag(), true])
     await instance.close()
   })
 

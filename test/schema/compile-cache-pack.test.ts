@@ -1,0 +1,112 @@
+/**
+ * The pack's V8 code caches: V8 accepts one only in a process of the same V8 version and flags, so a pack keeps one
+ * per flag set. Processes started with other flags (`--max-old-space-size`, as services often are) are real child
+ * processes here, since a process's flags are fixed when it starts.
+ */
+import { test } from 'node:test'
+import assert from 'node:assert/strict'
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { spawnSync } from 'node:child_process'
+import { createHash } from 'node:crypto'
+import os from 'node:os'
+import path from 'node:path'
+import v8 from 'node:v8'
+import { enclave } from '../helpers'
+
+const factory = path.resolve(__dirname, '..', '..', 'src', 'index.ts')
+
+/** Starts an application of one schema route from `dir`'s cache, readies it and closes it (which waits for a write). */
+const appScript = `import enclave from ${JSON.stringify(factory)}
+const [dir, maxLength] = process.argv.slice(2)
+const app = enclave({ compileCache: { dir } })
+app.post('/', { schema: { body: { type: 'object', properties: { name: { type: 'string', maxLength: Number(maxLength) } } } } }, async () => 'ok')
+await app.ready()
+await app.close()
+`
+
+function setUp (t: { after: (fn: () => void) => void }): { dir: string, start: (flags: string[], maxLength?: number) => void } {
+  const root = mkdtempSync(path.join(os.tmpdir(), 'enclave-compile-cache-pack-test-'))
+  t.after(() => rmSync(root, { recursive: true, force: true }))
+  const script = path.join(root, 'start.mts')
+  writeFileSync(script, appScript)
+  const dir = path.join(root, 'cache')
+  return {
+    dir,
+    start (flags, maxLength = 8) {
+      const run = spawnSync(process.execPath, [...flags, '--import', 'tsx', script, dir, String(maxLength)], { encoding: 'utf8' })
+      assert.equal(run.status, 0, run.stderr)
+    }
+  }
+}
+
+function pack (dir: string): { file: string, bytes: Buffer, tags: number[], codeCaches: Array<[number, number, string]> } {
+  const [name] = readdirSync(dir).filter((file) => file.endsWith('.pack'))
+  const file = path.join(dir, name)
+  const bytes = readFileSync(file)
+  const header = JSON.parse(bytes.toString('utf8', 0, bytes.indexOf(0x0a)))
+  return { file, bytes, tags: header.codeCaches.map(([tag]: [number]) => tag), codeCaches: header.codeCaches }
+}
+
+/** An application of one schema route from `dir`'s cache, in this process: readied and closed (a write awaited). */
+async function startHere (dir: string, maxLength: number): Promise<void> {
+  const app = enclave({ compileCache: { dir } })
+  app.post('/', { schema: { body: { type: 'object', properties: { name: { type: 'string', maxLength } } } } }, async () => 'ok')
+  const res = await app.inject({ method: 'POST', url: '/', payload: { name: 'x'.repeat(maxLength + 1) } })
+  assert.equal(res.statusCode, 400)
+  await app.close()
+}
+
+/** The V8 version tag of a process started with `flags`. */
+function tagUnder (flags: string[]): number {
+  const run = spawnSync(process.execPath, [...flags, '-p', 'require("node:v8").cachedDataVersionTag()'], { encoding: 'utf8' })
+  return Number(run.stdout)
+}
+
+test('a pack keeps a V8 code cache per flag set, so that processes of other flags stop rewriting it', (t) => {
+  const { dir, start } = setUp(t)
+  const plain: string[] = []
+  const large = ['--max-old-space-size=3072']
+  start(plain)
+  assert.deepEqual(pack(dir).tags, [tagUnder(plain)])
+  // a start under other flags finds no code cache of its own: it compiles from source, then adds its own
+  start(large)
+  const both = pack(dir)
+  assert.deepEqual(both.tags, [tagUnder(large), tagUnder(plain)])
+  // from then on, starts of either flag set use their code cache: nothing to write
+  start(plain)
+  start(large)
+  assert.deepEqual(pack(dir).bytes, both.bytes)
+})
+
+test('a pack holds the code caches of four flag sets at most, the latest written first', (t) => {
+  const { dir, start } = setUp(t)
+  const flagSets = [2048, 2049, 2050, 2051, 2052].map((size) => [`--max-old-space-size=${size}`])
+  for (const flags of flagSets) start(flags)
+  assert.deepEqual(pack(dir).tags, flagSets.slice(1).reverse().map(tagUnder))
+})
+
+test('new code drops the code caches made for the old code', async (t) => {
+  const { dir, start } = setUp(t)
+  start(['--max-old-space-size=3072'])
+  start([])
+  assert.equal(pack(dir).tags.length, 2)
+  // this process's start with another schema: another source, of which only its own code cache is known
+  await startHere(dir, 9)
+  assert.deepEqual(pack(dir).tags, [v8.cachedDataVersionTag()])
+})
+
+test('a damaged code cache is never given to V8: the code compiles from source and the pack gets a good one', async (t) => {
+  const { dir } = setUp(t)
+  await startHere(dir, 5)
+  const { file, bytes, codeCaches: [[, length]] } = pack(dir)
+  // a flipped byte inside the code cache (the last part of the file): lengths and the code's own hash still agree
+  const damaged = Buffer.from(bytes)
+  damaged[bytes.length - Math.floor(length / 2)] ^= 0xff
+  writeFileSync(file, damaged)
+  await startHere(dir, 5)
+  const rewritten = pack(dir)
+  assert.notDeepEqual(rewritten.bytes, damaged)
+  const [[tag, newLength, hash]] = rewritten.codeCaches
+  assert.equal(tag, v8.cachedDataVersionTag())
+  assert.equal(createHash('sha256').update(rewritten.bytes.subarray(rewritten.bytes.length - newLength)).digest('hex'), hash)
+})
