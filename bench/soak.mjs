@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
  * Soak test: drives SOAK_REQUESTS (default 1,000,000) mixed requests — valid, invalid, oversized and aborted —
- * through real sockets against Enclave's built output (`dist/src/index.js`; run `npm run build` first), and reports
+ * through real sockets against Enclave's built output (`dist/enclave.js`; run `npm run build` first), and reports
  * requests/s, unexpected answers and the server's heap/RSS every SOAK_REPORT_EVERY (default 100,000) requests.
  *
  * The server runs in a child process started with --expose-gc: each measurement forces two collections there, so
@@ -21,7 +21,7 @@ import { performance } from 'node:perf_hooks'
 const here = path.dirname(fileURLToPath(import.meta.url))
 
 async function runServer () {
-  const { default: enclave } = await import(path.join(here, '..', 'dist', 'src', 'index.js'))
+  const { default: enclave } = await import(path.join(here, '..', 'dist', 'enclave.js'))
   const app = enclave({ bodyLimit: 16 * 1024 })
   const item = {
     type: 'object',

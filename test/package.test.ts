@@ -1,6 +1,8 @@
-import { test } from 'node:test'
+import { describe, test } from 'node:test'
 import assert from 'node:assert/strict'
 import { execFileSync } from 'node:child_process'
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import os from 'node:os'
 import path from 'node:path'
 
 // These run against the compiled package (`npm test` builds first), the way users load it.
@@ -34,5 +36,62 @@ test('precompile is exported, and the package has the enclave command', () => {
     const { bin } = JSON.parse(readFileSync('package.json', 'utf8'))
     console.log(JSON.stringify([typeof precompile, enclave.precompile === precompile, bin.enclave]))
   `], { cwd: root, encoding: 'utf8' })
-  assert.deepEqual(JSON.parse(out), ['function', true, 'dist/src/bin/enclave.js'])
+  assert.deepEqual(JSON.parse(out), ['function', true, 'dist/enclave-cli.js'])
+})
+
+test('the package publishes the bundle, its command and the type declarations, not the unbundled modules', () => {
+  const [{ files }] = JSON.parse(execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] })) as Array<{ files: Array<{ path: string }> }>
+  const published = new Set(files.map((file) => file.path))
+  const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'))
+  for (const file of [pkg.main, pkg.types, pkg.bin.enclave, pkg.exports['.'].default, pkg.exports['.'].types]) {
+    assert.ok(published.has(file.replace(/^\.\//, '')), `${file} is published`)
+  }
+  assert.deepEqual([...published].filter((file) => file.startsWith('dist/src/') && !file.endsWith('.d.ts')), [])
+})
+
+describe('the compile cache through the bundle', () => {
+  const dist = path.join(root, 'dist')
+
+  /** Runs `<folder>/enclave-cli.js precompile` on an app made by `<folder>/enclave.js` (the same copy, as installed). */
+  function precompileWith (folder: string, cacheDir: string): { file: string, entries: number } {
+    const entry = path.join(path.dirname(cacheDir), 'entry.mjs')
+    writeFileSync(entry, `import enclave from ${JSON.stringify(path.join(folder, 'enclave.js'))}
+export default function build () {
+  const app = enclave({ compileCache: { dir: ${JSON.stringify(cacheDir)} } })
+  app.post('/', { schema: { body: { type: 'object', properties: { n: { type: 'integer' } } } } }, async (request) => request.body)
+  return app
+}
+`)
+    return JSON.parse(execFileSync(process.execPath, [path.join(folder, 'enclave-cli.js'), 'precompile', entry, '--json'], { encoding: 'utf8' }))
+  }
+
+  function temporaryDir (t: { after (fn: () => void): void }): string {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'enclave-package-'))
+    t.after(() => rmSync(dir, { recursive: true, force: true }))
+    return dir
+  }
+
+  test('the enclave command uses the bundle the application loads, and a later process finds the same pack', (t) => {
+    const cache = path.join(temporaryDir(t), 'cache')
+    assert.equal(require.resolve('enclave'), path.join(dist, 'enclave.js'))
+    const first = precompileWith(dist, cache)
+    const second = precompileWith(dist, cache)
+    assert.deepEqual([first.entries, second.file], [1, first.file])
+    assert.deepEqual(readdirSync(cache), [path.basename(first.file)])
+  })
+
+  test('a bundle with different code never reads the pack of another', (t) => {
+    const dir = temporaryDir(t)
+    const cache = path.join(dir, 'cache')
+    // a copy of the package's two files whose bundle differs by one comment, finding the same dependencies
+    const copy = path.join(dir, 'package')
+    mkdirSync(copy)
+    writeFileSync(path.join(copy, 'enclave.js'), readFileSync(path.join(dist, 'enclave.js'), 'utf8') + '\n// changed\n')
+    copyFileSync(path.join(dist, 'enclave-cli.js'), path.join(copy, 'enclave-cli.js'))
+    symlinkSync(path.join(root, 'node_modules'), path.join(copy, 'node_modules'))
+    const original = precompileWith(dist, cache)
+    const changed = precompileWith(copy, cache)
+    assert.notEqual(changed.file, original.file)
+    assert.equal(changed.entries, 1)
+  })
 })

@@ -14,7 +14,7 @@ const benchDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..'
 const repoRoot = path.resolve(benchDir, '..')
 const startupScript = path.join(benchDir, 'servers', 'startup.mjs')
 const precompileEntry = path.join(benchDir, 'servers', 'startup-precompile.mjs')
-export const ENCLAVE_BIN = path.join(repoRoot, 'dist', 'src', 'bin', 'enclave.js')
+export const ENCLAVE_BIN = path.join(repoRoot, 'dist', 'enclave-cli.js')
 
 /** The variants measured for the servers of this run (node:http as the floor: what no server can go below). */
 export function startupVariants (servers) {

@@ -9,13 +9,14 @@ import path from 'node:path'
 
 const require = createRequire(import.meta.url)
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..')
-export const ENCLAVE_ENTRY = path.join(repoRoot, 'dist', 'src', 'index.js')
+export const ENCLAVE_ENTRY = path.join(repoRoot, 'dist', 'enclave.js')
 
 export class FrameworkUnavailableError extends Error {}
 
 /**
  * `baseline` is another build of Enclave, for A/B runs of a change (`--servers enclave,baseline`): the checkout
- * (or its dist/src/index.js) named by BENCH_BASELINE, e.g. a `git worktree` of the commit before the change.
+ * (or its entry file) named by BENCH_BASELINE, e.g. a `git worktree` of the commit before the change; its bundle
+ * (dist/enclave.js), or for a build from before the bundle, dist/src/index.js.
  * @param {'enclave' | 'fastify' | 'fastify5' | 'baseline'} name
  */
 export function loadFactory (name) {
@@ -25,7 +26,9 @@ export function loadFactory (name) {
   if (name === 'baseline') {
     const given = process.env.BENCH_BASELINE
     if (!given) throw new FrameworkUnavailableError('BENCH_BASELINE is not set (a checkout of Enclave, built)')
-    return loadEnclave(given.endsWith('.js') ? path.resolve(given) : path.resolve(given, 'dist', 'src', 'index.js'))
+    if (given.endsWith('.js')) return loadEnclave(path.resolve(given))
+    const bundle = path.resolve(given, 'dist', 'enclave.js')
+    return loadEnclave(existsSync(bundle) ? bundle : path.resolve(given, 'dist', 'src', 'index.js'))
   }
   throw new FrameworkUnavailableError(`unknown framework "${name}"`)
 }

@@ -1,6 +1,6 @@
 /**
  * The entry point `enclave precompile` builds scenario f's compile cache from (bench/lib/startup-runs.mjs):
- *   BENCH_COMPILE_CACHE=<dir> BENCH_STARTUP_ROUTES=1000 node dist/src/bin/enclave.js precompile bench/servers/startup-precompile.mjs
+ *   BENCH_COMPILE_CACHE=<dir> BENCH_STARTUP_ROUTES=1000 node dist/enclave-cli.js precompile bench/servers/startup-precompile.mjs
  * The very application `startup.mjs` builds, with the same compile-cache directory.
  */
 import { loadFactory } from './frameworks.mjs'

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url'
 
 export const conformanceDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 export const repoRoot = path.resolve(conformanceDir, '..')
-export const enclaveEntry = path.join(repoRoot, 'dist', 'src', 'index.js')
+export const enclaveEntry = path.join(repoRoot, 'dist', 'enclave.js')
 export const enclaveTypes = path.join(repoRoot, 'dist', 'src', 'index.d.ts')
 /**
  * This checkout, in the names of the test trees made in the cache: two checkouts (git worktrees) sharing the cache

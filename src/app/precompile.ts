@@ -5,6 +5,7 @@
  */
 import { codes } from '../core/errors'
 import { kPluginContext } from '../core/symbols'
+import { describeV8Setup } from '../schema/compile-cache-pack'
 import type { Instance } from '../encapsulation/app-state'
 
 /** What `precompile` wrote. */
@@ -15,6 +16,8 @@ export interface PrecompileResult {
   entries: number
   /** Stale files of the cache removed from the directory: packs of other fingerprints unused for a month, abandoned temporary files. */
   removed: string[]
+  /** The Node version and flags the V8 code cache written serves: a service started with other flags needs a run under them too. */
+  codeCacheFor: string
 }
 
 export async function precompile (app: Instance): Promise<PrecompileResult> {
@@ -26,5 +29,5 @@ export async function precompile (app: Instance): Promise<PrecompileResult> {
   await cache.settled()
   const { file, entries } = cache.flush()
   // the write scheduled at ready may have been the one that pruned the directory
-  return { file, entries, removed: [...cache.removed] }
+  return { file, entries, removed: [...cache.removed], codeCacheFor: describeV8Setup() }
 }

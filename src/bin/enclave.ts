@@ -11,8 +11,9 @@
  */
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
+// the one import of Enclave's code: the build turns it into a require of the package's bundle (scripts/bundle.mjs),
+// the copy of Enclave the application loads
 import { precompile } from '../app/precompile'
-import { describeV8Setup } from '../schema/compile-cache-pack'
 import type { Instance } from '../encapsulation/app-state'
 
 const usage = 'Usage: enclave precompile <entry> [--json]\n  <entry> exports (default or `app`) an application created with compileCache: { dir }, or a function returning one'
@@ -46,7 +47,7 @@ async function main (args: string[]): Promise<number> {
   else {
     process.stdout.write(`enclave precompile: ${result.entries} generated validators and serializers written to ${result.file} in ${Math.round(ms)} ms\n`)
     // V8 uses a code cache only under the flags it was made with (docs/compile-cache.md)
-    process.stdout.write(`enclave precompile: V8 code cache made for ${describeV8Setup()}; a service started with other flags needs a run under them too\n`)
+    process.stdout.write(`enclave precompile: V8 code cache made for ${result.codeCacheFor}; a service started with other flags needs a run under them too\n`)
     if (result.removed.length > 0) process.stdout.write(`enclave precompile: removed stale cache files: ${result.removed.join(', ')}\n`)
   }
   return 0

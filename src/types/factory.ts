@@ -70,4 +70,6 @@ export interface PrecompileResult {
   entries: number
   /** Stale files of the cache removed from the directory: packs of other fingerprints unused for a month, abandoned temporary files. */
   removed: string[]
+  /** The Node version and flags the V8 code cache written serves: a service started with other flags needs a run under them too. */
+  codeCacheFor: string
 }

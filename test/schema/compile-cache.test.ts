@@ -347,7 +347,9 @@ describe('precompile', () => {
     const dir = temporaryDir(t)
     const instance = app(dir)
     const result = await precompile(instance)
-    assert.deepEqual(result, { file: packFile(dir), entries: 2, removed: [] })
+    const { codeCacheFor, ...written } = result
+    assert.deepEqual(written, { file: packFile(dir), entries: 2, removed: [] })
+    assert.ok(codeCacheFor.startsWith(`Node ${process.version} with `), codeCacheFor)
     const [[tag, length]] = header(dir).codeCaches
     assert.deepEqual([tag, length > 0], [v8.cachedDataVersionTag(), true])
     await instance.close()

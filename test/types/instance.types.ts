@@ -37,7 +37,7 @@ export function factory (): void {
   void enclave.errorCodes.FST_ERR_NOPE
   // the compile cache: a directory, and precompile() of an application built with it
   const cached = enclave({ compileCache: { dir: './.enclave-cache' } })
-  typeOf(enclave.precompile(cached)).is<Promise<{ file: string, entries: number, removed: string[] }>>()
+  typeOf(enclave.precompile(cached)).is<Promise<{ file: string, entries: number, removed: string[], codeCacheFor: string }>>()
   // @ts-expect-error the directory is a string
   enclave({ compileCache: { dir: 1 } })
   // withTypeProvider() replaces Enclave's inference with the given provider; one whose output is `unknown` types
