@@ -43,6 +43,8 @@ async function runServer () {
     async (request, reply) => { reply.code(201); return { id: 1, name: request.body.name } })
   app.get('/fail', async () => { throw new Error('handler failed') })
   await app.listen({ port: 0 })
+  // a driver that fails or is killed must not leave this server running
+  process.on('disconnect', () => process.exit(1))
   process.send({ type: 'ready', port: app.server.address().port })
   process.on('message', (message) => {
     if (message.type === 'measure') {
@@ -238,8 +240,11 @@ function worker (port, take, record, onIdle) {
       if (parsed.close) { socket.destroy(); socket = null }
       send()
     })
+    // only this socket's end counts: after a `Connection: close` answer the worker has already moved to a new one,
+    // and the old socket's 'close' must not be taken for the new socket's request
+    const own = socket
     const onGone = () => {
-      if (current !== null) {
+      if (own === socket && current !== null) {
         const kind = current
         current = null
         record(kind, 'socket closed')

@@ -4,6 +4,7 @@
  * (callback or promise) reports once, whatever it does.
  */
 import { isUtf8 } from 'node:buffer'
+import type { IncomingHttpHeaders } from 'node:http'
 import type { Readable } from 'node:stream'
 import { codes } from '../core/errors'
 import { failureOf } from '../core/to-error'
@@ -36,15 +37,19 @@ export function runParser (fn: ContentTypeParserFn, instance: Instance, request:
   }
 }
 
+/** The body length a request's `Content-Length` declares, or -1 when it declares none (or no number). */
+export function declaredLength (headers: IncomingHttpHeaders | undefined): number {
+  const declared = headers === undefined ? undefined : headers['content-length']
+  const parsed = declared === undefined ? NaN : Number(declared)
+  return Number.isFinite(parsed) ? parsed : -1
+}
+
 /**
  * Collects the body for a `parseAs` parser, enforcing the body limit (before and while reading) and the
  * `Content-Length` of the original request, then hands it to the parser.
  */
 export function readBody (instance: Instance, request: RequestState, payload: BodyStream, entry: ParserEntry, limit: number, done: ParserDone): void {
-  const headers = request.headers ?? request.raw?.headers
-  const declared = headers === undefined ? undefined : headers['content-length']
-  const parsedLength = declared === undefined ? NaN : Number(declared)
-  const expected = Number.isFinite(parsedLength) ? parsedLength : -1
+  const expected = declaredLength(request.headers ?? request.raw?.headers)
   if (expected > limit) {
     done(new codes.FST_ERR_CTP_BODY_TOO_LARGE())
     return

@@ -17,6 +17,7 @@ import type { CompiledRoute } from '../routing/route-model'
 import type { ReplyState } from '../reply/reply'
 import type { RequestState } from './request'
 import type { BodyStream } from './content-type-parser'
+import { declaredLength } from './body-reader'
 import { watchAbort, watchResponse, watchTimeout } from './response-watchers'
 
 type Params = Record<string, string | undefined>
@@ -134,14 +135,26 @@ function handleBody (request: RequestState, reply: ReplyState, payload: BodyStre
 
 function bodyParsed (err: unknown, body: unknown, request: RequestState, reply: ReplyState): void {
   if (err !== null) {
-    // refused before the whole body came (too large, say): the connection closes after the answer, so a client
-    // sending gigabytes is not read on, and its next request is not taken for the rest of this body (as Fastify)
-    if (!request.raw.complete && request.raw.httpVersionMajor === 1) reply.header('connection', 'close')
+    if (mustCloseAfterRefusal(request)) reply.header('connection', 'close')
     reply[kReplySendError](err)
     return
   }
   request.body = body
   afterBody(request, reply)
+}
+
+/**
+ * A body refused before all of it came (413, an unsupported type): Node reads and discards the rest after the answer
+ * so that the connection can take the next request. That is bounded when the request declared a length within the
+ * route's body limit — the connection stays open, as in Fastify (a 415 for a small JSON-less body, say). Otherwise
+ * (a larger declared length, or a chunked body of any size) the connection closes after the answer, so a client
+ * sending gigabytes is not read on.
+ */
+function mustCloseAfterRefusal (request: RequestState): boolean {
+  const raw = request.raw
+  if (raw.complete || raw.httpVersionMajor !== 1) return false
+  const length = declaredLength(raw.headers)
+  return length < 0 || length > request[kRoute].bodyLimit
 }
 
 function afterBody (request: RequestState, reply: ReplyState): void {
