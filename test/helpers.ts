@@ -8,7 +8,16 @@ export const enclave = typedEnclave as unknown as (options?: Record<string, any>
 
 import type { TestContext } from 'node:test'
 import { spawn, type ChildProcess } from 'node:child_process'
+import { mkdtempSync, rmSync } from 'node:fs'
+import os from 'node:os'
 import path from 'node:path'
+
+/** A fresh directory under the system's temporary one, removed when the test ends. */
+export function temporaryDir (t: { after: (fn: () => void) => void }, prefix = 'enclave-test-'): string {
+  const dir = mkdtempSync(path.join(os.tmpdir(), prefix))
+  t.after(() => rmSync(dir, { recursive: true, force: true }))
+  return dir
+}
 
 /**
  * Runs `examples/demo.ts` as its own process on a free port and resolves once it has printed its URL and curl

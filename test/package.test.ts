@@ -1,9 +1,9 @@
 import { describe, test } from 'node:test'
 import assert from 'node:assert/strict'
 import { execFileSync } from 'node:child_process'
-import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
-import os from 'node:os'
+import { copyFileSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
+import { temporaryDir } from './helpers'
 
 // These run against the compiled package (`npm test` builds first), the way users load it.
 const root = path.join(__dirname, '..')
@@ -63,12 +63,6 @@ export default function build () {
 }
 `)
     return JSON.parse(execFileSync(process.execPath, [path.join(folder, 'enclave-cli.js'), 'precompile', entry, '--json'], { encoding: 'utf8' }))
-  }
-
-  function temporaryDir (t: { after (fn: () => void): void }): string {
-    const dir = mkdtempSync(path.join(os.tmpdir(), 'enclave-package-'))
-    t.after(() => rmSync(dir, { recursive: true, force: true }))
-    return dir
   }
 
   test('the enclave command uses the bundle the application loads, and a later process finds the same pack', (t) => {

@@ -4,6 +4,7 @@ import assert from 'node:assert/strict'
 import { createGunzip, gzipSync } from 'node:zlib'
 import { Transform } from 'node:stream'
 import { enclave } from '../helpers'
+import { rawRequest } from '../security/helpers'
 
 /** POSTs `body` in one chunk with `transfer-encoding: chunked` (so without a Content-Length). */
 async function postChunked (port: number, contentType: string, body: Buffer): Promise<{ status?: number, body: string }> {
@@ -89,42 +90,6 @@ test('a body refused before it has all arrived (413) closes the connection: the 
   assert.deepEqual(answer, { status: 413, connection: 'close' })
 })
 
-/** How many complete responses (each framed by its Content-Length) `text` holds. */
-function completeAnswers (text: string): number {
-  let count = 0
-  let rest = text
-  for (;;) {
-    const headEnd = rest.indexOf('\r\n\r\n')
-    if (headEnd === -1) return count
-    const length = Number(/\r\ncontent-length: *(\d+)/i.exec(rest.slice(0, headEnd))?.[1] ?? 0)
-    if (rest.length < headEnd + 4 + length) return count
-    rest = rest.slice(headEnd + 4 + length)
-    count++
-  }
-}
-
-/**
- * Sends each request on one socket once the answer to the previous one has come, as a keep-alive client does, and
- * collects every byte the server sends until it closes, or `ms` after the last answer.
- */
-async function exchange (port: number, requests: string[], ms = 300): Promise<{ text: string, closed: boolean }> {
-  const net = await import('node:net')
-  return await new Promise((resolve, reject) => {
-    const pending = [...requests]
-    const socket = net.connect(port, '127.0.0.1', () => socket.write(pending.shift()!))
-    let text = ''
-    let timer: NodeJS.Timeout | undefined
-    socket.on('data', (chunk) => {
-      text += chunk.toString('latin1')
-      if (completeAnswers(text) === requests.length - pending.length && pending.length > 0) socket.write(pending.shift()!)
-      clearTimeout(timer)
-      timer = setTimeout(() => { socket.destroy(); resolve({ text, closed: false }) }, ms)
-    })
-    socket.on('error', reject)
-    socket.on('end', () => { clearTimeout(timer); socket.destroy(); resolve({ text, closed: true }) })
-  })
-}
-
 test('a refused body whose declared length fits the body limit keeps the connection (as Fastify): the next request is answered', async (t) => {
   const app = enclave({ bodyLimit: 100 })
   t.after(() => app.close())
@@ -132,10 +97,10 @@ test('a refused body whose declared length fits the body limit keeps the connect
   app.get('/next', async () => 'next')
   await app.listen({ port: 0 })
   const unsupported = 'POST / HTTP/1.1\r\nhost: x\r\ncontent-type: text/xml\r\ncontent-length: 4\r\n\r\n<a/>'
-  const { text, closed } = await exchange(app.server.address().port, [unsupported, 'GET /next HTTP/1.1\r\nhost: x\r\n\r\n'])
-  const statuses = [...text.matchAll(/HTTP\/1\.1 (\d{3}) /g)].map((match) => Number(match[1]))
-  assert.deepEqual([statuses, /connection: close/i.test(text), closed], [[415, 200], false, false])
-  assert.match(text, /\r\n\r\nnext$/)
+  const { responses } = await rawRequest(app.server.address().port, [unsupported, 'GET /next HTTP/1.1\r\nhost: x\r\n\r\n'],
+    { afterEachAnswer: true, expectResponses: 2 })
+  assert.deepEqual(responses.map((response) => [response.status, response.headers.connection]), [[415, 'keep-alive'], [200, 'keep-alive']])
+  assert.equal(responses[1].body.toString(), 'next')
 })
 
 test('a refused chunked body, whose size nothing bounds, closes the connection after the answer', async (t) => {
@@ -144,7 +109,6 @@ test('a refused chunked body, whose size nothing bounds, closes the connection a
   app.post('/', async () => 'parsed')
   await app.listen({ port: 0 })
   const chunked = 'POST / HTTP/1.1\r\nhost: x\r\ncontent-type: text/xml\r\ntransfer-encoding: chunked\r\n\r\n4\r\n<a/>\r\n'
-  const { text, closed } = await exchange(app.server.address().port, [chunked])
-  assert.match(text, /^HTTP\/1\.1 415 [^]*\r\nconnection: close\r\n/i)
-  assert.equal(closed, true)
+  const { responses, ended } = await rawRequest(app.server.address().port, chunked)
+  assert.deepEqual([responses.map((response) => [response.status, response.headers.connection]), ended], [[[415, 'close']], 'end'])
 })

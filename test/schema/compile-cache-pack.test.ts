@@ -5,13 +5,12 @@
  */
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { spawnSync } from 'node:child_process'
 import { createHash } from 'node:crypto'
-import os from 'node:os'
 import path from 'node:path'
 import v8 from 'node:v8'
-import { enclave } from '../helpers'
+import { enclave, temporaryDir } from '../helpers'
 
 const factory = path.resolve(__dirname, '..', '..', 'src', 'index.ts')
 
@@ -25,8 +24,7 @@ await app.close()
 `
 
 function setUp (t: { after: (fn: () => void) => void }): { dir: string, start: (flags: string[], maxLength?: number) => void } {
-  const root = mkdtempSync(path.join(os.tmpdir(), 'enclave-compile-cache-pack-test-'))
-  t.after(() => rmSync(root, { recursive: true, force: true }))
+  const root = temporaryDir(t)
   const script = path.join(root, 'start.mts')
   writeFileSync(script, appScript)
   const dir = path.join(root, 'cache')

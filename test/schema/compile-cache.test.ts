@@ -5,22 +5,15 @@
  */
 import { describe, test } from 'node:test'
 import assert from 'node:assert/strict'
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs'
+import { readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs'
 import { spawnSync } from 'node:child_process'
-import os from 'node:os'
 import path from 'node:path'
 import v8 from 'node:v8'
 import { CompileCache } from '../../src/schema/compile-cache'
 import { ajvConfigurationKey } from '../../src/schema/validation/ajv-standalone'
 import { configurationKey, moduleEntryBody, moduleEntryParams, runModuleEntry } from '../../src/schema/cached-module'
 import { precompile } from '../../src/app/precompile'
-import { enclave } from '../helpers'
-
-function temporaryDir (t: { after: (fn: () => void) => void }): string {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'enclave-compile-cache-test-'))
-  t.after(() => rmSync(dir, { recursive: true, force: true }))
-  return dir
-}
+import { enclave, temporaryDir } from '../helpers'
 
 const body = (maxLength: number): Record<string, unknown> => ({
   type: 'object',

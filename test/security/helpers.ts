@@ -1,5 +1,5 @@
 /**
- * Raw-socket helpers for the security and reliability suites: write HTTP/1.1 by hand (invalid bytes, lying lengths,
+ * Raw-socket helpers (the security and reliability suites, and tests of connection handling): write HTTP/1.1 by hand (invalid bytes, lying lengths,
  * trickled bytes) and parse what comes back strictly enough to tell a well-formed response from garbage.
  */
 import net from 'node:net'
@@ -105,6 +105,8 @@ export interface RawOptions {
   expectResponses?: number
   /** The request written first is a HEAD request (see `parseResponses`). */
   headRequest?: boolean
+  /** Write each chunk once every earlier one is answered, as a keep-alive client does (instead of `interval`). */
+  afterEachAnswer?: boolean
 }
 
 /** Writes the chunks (with `interval` ms between them) and collects the response bytes until close or timeout. */
@@ -133,19 +135,27 @@ export function rawRequest (port: number, chunks: Array<string | Buffer> | strin
       resolve({ ...parsed, raw, ended, elapsedMs: Date.now() - started })
     }
     const timer = setTimeout(() => finish('timeout'), timeout)
+    let index = 0
     socket.on('data', (chunk) => {
       received.push(chunk)
-      if (opts.expectResponses !== undefined) {
-        try {
-          if (parseResponses(Buffer.concat(received), opts.headRequest).responses.length >= opts.expectResponses) finish('end')
-        } catch { /* keep reading: the close decides */ }
+      if (opts.expectResponses === undefined && opts.afterEachAnswer !== true) return
+      let answered: number
+      try {
+        answered = parseResponses(Buffer.concat(received), opts.headRequest).responses.length
+      } catch {
+        return // keep reading: the close decides
       }
+      if (opts.expectResponses !== undefined && answered >= opts.expectResponses) finish('end')
+      else if (opts.afterEachAnswer === true && answered === index && index < list.length) socket.write(list[index++])
     })
     socket.on('end', () => finish('end'))
     socket.on('close', () => finish('end'))
     socket.on('error', () => finish('error'))
     socket.on('connect', () => {
-      let index = 0
+      if (opts.afterEachAnswer === true) {
+        socket.write(list[index++])
+        return
+      }
       const writeNext = (): void => {
         if (done || socket.destroyed) return
         if (index === list.length) {
