@@ -3,6 +3,7 @@ import assert from 'node:assert/strict'
 import { execFileSync } from 'node:child_process'
 import { copyFileSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
+import semver from 'semver'
 import { temporaryDir } from './helpers'
 
 // These run against the compiled package (`npm test` builds first), the way users load it.
@@ -47,6 +48,14 @@ test('the package publishes the bundle, its command and the type declarations, n
     assert.ok(published.has(file.replace(/^\.\//, '')), `${file} is published`)
   }
   assert.deepEqual([...published].filter((file) => file.startsWith('dist/src/') && !file.endsWith('.d.ts')), [])
+})
+
+test('an application keeps its own pino 9: every release Fastify 4 accepts is one Enclave accepts, so npm installs one copy', () => {
+  // With two copies, a logger the application made is typed by one and app.log by the other: unrelated types.
+  const rangeOf = (manifest: string): string => JSON.parse(readFileSync(manifest, 'utf8')).dependencies.pino
+  const fastify4 = rangeOf(path.join(root, 'node_modules', 'fastify', 'package.json'))
+  const ours = rangeOf(path.join(root, 'package.json'))
+  assert.ok(semver.subset(fastify4, ours), `Fastify 4's pino range ${fastify4} lies within Enclave's ${ours}`)
 })
 
 describe('the compile cache through the bundle', () => {

@@ -134,11 +134,13 @@ export function preparePristine (tarball, dir, dependencies) {
 }
 
 /**
- * Enclave's build as a target (`compileCache`: see `entryShim`). The tests' Ajv plugins (ajv-errors, ajv-formats…) build code with the `ajv` they
- * resolve; in an application npm de-duplicates it with Enclave's, so the Enclave tree resolves Enclave's copy
- * (Fastify's tree keeps the one it uses).
+ * Enclave's build as a target (`compileCache`: see `entryShim`). Where a test and Enclave both use a package, an
+ * application gets one copy of it (npm de-duplicates ranges that overlap), so the Enclave tree resolves Enclave's:
+ * `ajv`, whose plugins (ajv-errors, ajv-formats…) build code with the `ajv` they resolve, and `pino`, whose `Logger`
+ * a type test expects `app.log` to be (two copies would be two unrelated types). Fastify's tree keeps the ones it uses.
  */
 export function enclaveTarget ({ compileCache = false } = {}) {
-  const enclaveAjv = path.dirname(createRequire(enclaveEntry).resolve('ajv/package.json'))
-  return { main: enclaveEntry, types: enclaveTypes, typesExportAssignment: false, shared: { ajv: enclaveAjv }, compileCache }
+  const enclaveCopy = (name) => path.dirname(createRequire(enclaveEntry).resolve(`${name}/package.json`))
+  const shared = { ajv: enclaveCopy('ajv'), pino: enclaveCopy('pino') }
+  return { main: enclaveEntry, types: enclaveTypes, typesExportAssignment: false, shared, compileCache }
 }
