@@ -11,14 +11,14 @@ import path from 'node:path'
 import { parseOptions, USAGE } from './lib/options.mjs'
 import { loadPluginList, loadSkippedTests, fileId, slug, EXPECTATIONS_FILE } from './lib/plugin-list.mjs'
 import { installPlugin, testsFromGit } from './lib/install.mjs'
-import { pluginsCacheDir, prepareFastify, preparePluginTree, listFiles } from './lib/trees.mjs'
+import { pluginsCacheDir, prepareFastify, preparePluginTree, listFiles, testTreesDir } from './lib/trees.mjs'
 import { runJest } from './lib/jest.mjs'
 import { summarize, renderConsole, renderMarkdown, writeJson, writeText } from './lib/report.mjs'
 import { runFile, runFiles } from '../lib/run-files.mjs'
 import { fileResult } from '../lib/file-results.mjs'
 import { SelfTestList } from '../lib/self-list.mjs'
 import { checkExpectations, printGate, updateExpectations } from '../lib/expectations.mjs'
-import { checkoutId, enclaveEntry, log } from '../lib/paths.mjs'
+import { enclaveEntry, log } from '../lib/paths.mjs'
 
 /** Fastify's tap files run under no extra flag here: the plugins' .taprc files give none. */
 const NODE_ARGS = []
@@ -66,7 +66,7 @@ async function runPlugin (plugin, list, options, fastify, skipsFor) {
   const installed = installPlugin(plugin, dir, list)
   // Fresh copies every run (some tests write files beside themselves); the --self copy only when one is needed.
   const built = {}
-  const treeFor = (target) => () => (built[target] ??= preparePluginTree(plugin, installed, gitDir, fastify(target), path.join(dir, `tests-${target}-${checkoutId}`)))
+  const treeFor = (target) => () => (built[target] ??= preparePluginTree(plugin, installed, gitDir, fastify(target), path.join(testTreesDir(), `${slug(plugin)}-${target}`)))
   const target = options.self ? 'self' : 'enclave'
   const trees = { dir, tree: treeFor(target), selfTree: treeFor('self') }
   log(`${plugin.name}@${plugin.version} on ${options.self ? 'fastify@4.29.1 (--self)' : 'Enclave'}`)

@@ -67,3 +67,16 @@ test('an explicit address is bound as given, without asking the resolver', async
   assert.equal(lookup.mock.callCount(), 0)
   await app.close()
 })
+
+test('each address localhost is bound as gets its own "Server listening at" line, IPv6 in brackets', async (t) => {
+  resolverSays(t, [{ address: '::1', family: 6 }, { address: '127.0.0.1', family: 4 }])
+  const lines: string[] = []
+  const app = enclave({ logger: { level: 'info', stream: { write: (line: string) => { lines.push(JSON.parse(line).msg) } } } })
+  const address = await app.listen({ port: 0 })
+  const port = new URL(address).port
+  await app.close()
+  assert.deepEqual(lines.filter((msg) => msg.startsWith('Server listening')), [
+    `Server listening at http://127.0.0.1:${port}`,
+    `Server listening at http://[::1]:${port}`
+  ])
+})

@@ -15,9 +15,13 @@ function readManifest (tarball) {
   return JSON.parse(execFileSync('tar', ['-xzOf', tarball, 'package/package.json'], { encoding: 'utf8' }))
 }
 
-/** The package.json installed for `plugin`: its dependencies and its dev dependencies less the omitted ones. */
+/**
+ * The package.json installed for `plugin`: its dependencies and its dev dependencies less the omitted ones (those
+ * omitted everywhere unless the plugin's tests load them: its `keep`).
+ */
 function dependencyManifest (plugin, manifest, omitEverywhere) {
-  const omit = new Set([...omitEverywhere, ...(plugin.omit ?? [])])
+  const keep = new Set(plugin.keep ?? [])
+  const omit = new Set([...omitEverywhere.filter((name) => !keep.has(name)), ...(plugin.omit ?? [])])
   const devDependencies = Object.entries(manifest.devDependencies ?? {}).filter(([name]) => !omit.has(name))
   return {
     name: `enclave-plugin-tests-${manifest.name.replace(/^@/, '').replace('/', '-')}`,

@@ -5,7 +5,8 @@
  * target never sees. Each plugin runs in a fresh unpacked copy of its package, whose node_modules links its installed
  * dependencies and `fastify`.
  */
-import { mkdirSync, readdirSync, symlinkSync } from 'node:fs'
+import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync } from 'node:fs'
+import os from 'node:os'
 import path from 'node:path'
 import { cacheDir, fetchTarball, installDependencies, unpack } from '../../lib/cache.mjs'
 import { enclaveTarget, linkDependencies, prepareTestTree, preparePristine } from '../../lib/shim.mjs'
@@ -15,6 +16,14 @@ import { checkoutId } from '../../lib/paths.mjs'
 /** `<conformance cache>/plugins`: beside Fastify's tarball and test dependencies, which the `fastify` copies reuse. */
 export function pluginsCacheDir () {
   return path.join(cacheDir(), 'plugins')
+}
+
+/**
+ * Where the plugins' test trees are made: a short path, because some tests listen on a Unix socket named after their
+ * own file (`${__filename}.socket`), and a socket's path may not exceed 107 bytes.
+ */
+export function testTreesDir () {
+  return path.join(os.tmpdir(), `enclave-plugin-tests-${checkoutId}`)
 }
 
 /** The `fastify` package for `target` ('enclave' or 'self'), made fresh; `compileCache`: see enclaveTarget. */
@@ -38,8 +47,23 @@ export function preparePluginTree (plugin, installed, gitDir, fastifyTree, tree)
   unpack(installed.tarball, tree)
   if (gitDir) unpackGitTests(plugin, gitDir, tree)
   restore(plugin.restore ?? {}, tree)
-  linkDependencies(tree, installed.modules, { shared: { fastify: fastifyTree }, scopes: true })
+  const modules = linkDependencies(tree, installed.modules, { shared: { fastify: fastifyTree }, scopes: true })
+  hoistFrameworkDependencies(fastifyTree, modules)
   return tree
+}
+
+/**
+ * The framework's own dependencies that the plugin's do not include, linked beside them: npm hoists a dev dependency's
+ * dependencies, so a test may load `pino` because `fastify` depends on it. They resolve as the framework's do.
+ */
+function hoistFrameworkDependencies (fastifyTree, modules) {
+  const { dependencies = {} } = JSON.parse(readFileSync(path.join(fastifyTree, 'package.json'), 'utf8'))
+  for (const name of Object.keys(dependencies)) {
+    const linked = path.join(modules, name)
+    if (existsSync(linked)) continue
+    mkdirSync(path.dirname(linked), { recursive: true })
+    symlinkSync(path.join(fastifyTree, 'node_modules', name), linked)
+  }
 }
 
 /** The empty folders and symbolic links of the plugin's repository that its npm tarball could not hold. */
