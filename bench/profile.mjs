@@ -1,6 +1,6 @@
 /**
  * CPU profile of one server under one load scenario:
- *   node bench/profile.mjs <enclave|fastify|fastify5|node> <a|b|c|d|e|f> [--duration 10] [--routes 1000] [--dir /tmp/prof] [--top 20]
+ *   node bench/profile.mjs <enclave|fastify|fastify5|node> <a|b|c|d|e|f> [--duration 10] [--pipelining 10] [--routes 1000] [--dir /tmp/prof] [--top 20]
  * a–e: starts the server, checks it, warms it up with the scenario's request (same settings as the suite), then
  * profiles one slice of load (steady state only). f: profiles one whole start-up run (`--cpu-prof`). Then prints
  * the top functions by self time.
@@ -28,10 +28,11 @@ async function main () {
   const args = process.argv.slice(2)
   const [kind, letter] = args
   if (!['enclave', 'fastify', 'fastify5', 'node'].includes(kind) || !(SCENARIOS[letter] || letter === 'f')) {
-    console.error('Usage: node bench/profile.mjs <enclave|fastify|fastify5|node> <a|b|c|d|e|f> [--duration 10] [--routes 1000] [--dir /tmp/prof] [--top 20]')
+    console.error('Usage: node bench/profile.mjs <enclave|fastify|fastify5|node> <a|b|c|d|e|f> [--duration 10] [--pipelining 10] [--routes 1000] [--dir /tmp/prof] [--top 20]')
     return 2
   }
   const duration = Number(option(args, 'duration', 10))
+  const pipelining = Number(option(args, 'pipelining', 10))
   const dir = path.resolve(option(args, 'dir', '/tmp/prof'))
   const top = Number(option(args, 'top', 20))
   mkdirSync(dir, { recursive: true })
@@ -44,14 +45,14 @@ async function main () {
     console.log(`${kind}, start-up with ${routes} routes: ready ${Math.round(result.readyMs)} ms, ` +
       `first pass ${Math.round(result.firstPassMs)} ms (under the profiler)`)
   } else {
-    const failed = await profileLoad(kind, letter, duration, dir)
+    const failed = await profileLoad(kind, letter, { duration, pipelining }, dir)
     if (failed) return failed
   }
   return printNewestProfile(dir, startedAt, top)
 }
 
 /** Profiles the steady state only: warm-up first, then SIGUSR2 around one load slice (see servers/start.mjs). */
-async function profileLoad (kind, letter, duration, dir) {
+async function profileLoad (kind, letter, { duration, pipelining }, dir) {
   process.env.BENCH_PROFILE_DIR = dir
   const server = await startServer(kind, [letter])
   if (server.unavailable) {
@@ -64,7 +65,7 @@ async function profileLoad (kind, letter, duration, dir) {
       console.error(`${kind} failed its checks:\n${JSON.stringify(check.failures, null, 2)}`)
       return 1
     }
-    const options = { duration: WARMUP_SECONDS, connections: 100, pipelining: 10, expectBody: check.loadBodies[letter] }
+    const options = { duration: WARMUP_SECONDS, connections: 100, pipelining, expectBody: check.loadBodies[letter] }
     await runSlice(server, SCENARIOS[letter], options)
     process.kill(server.pid, 'SIGUSR2')
     await sleep(100)
