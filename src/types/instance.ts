@@ -27,7 +27,7 @@ import type { FastifyRegister } from './register'
 import type { RouteGenericInterface } from './route-generic'
 import type {
   AssignableOnly, DeclaredHandler, DefaultRoute, HandlerRouteGeneric, IfDeclaredHandler, OptionsWithFixedHandler, RouteHandlerMethod,
-  RouteMethodAndUrl, RouteOptions, RouteShorthandMethod
+  RouteMethodAndUrl, RouteOptions, RouteOptionsExtensions, RouteShorthandMethod
 } from './route'
 import type { preHandlerAsyncHookHandler, preHandlerHookHandler, preValidationAsyncHookHandler, preValidationHookHandler } from './hooks'
 import type { FastifyTypeProvider, FastifyTypeProviderDefault, SharedSchemasOf, WithSharedSchema } from './type-provider'
@@ -149,7 +149,8 @@ export interface FastifyInstance<
   /** Adds a route (its types as in the shorthand methods, see `RouteShorthandMethod`). */
   route<RouteGeneric extends RouteGenericInterface = RouteGenericInterface, ContextConfig = ContextConfigDefault, const SchemaCompiler extends FastifySchema = FastifySchema>(
     this: AssignableOnly,
-    opts: OptionsWithFixedHandler<RawServer, RawRequest, RawReply, RouteGeneric, ContextConfig, SchemaCompiler, TypeProvider, Logger> & RouteMethodAndUrl
+    opts: OptionsWithFixedHandler<RawServer, RawRequest, RawReply, RouteGeneric, ContextConfig, SchemaCompiler, TypeProvider, Logger> & RouteMethodAndUrl &
+      RouteOptionsExtensions<RawServer, RawRequest, RawReply, RouteGeneric, ContextConfig, SchemaCompiler, TypeProvider, Logger>
   ): FastifyInstance<RawServer, RawRequest, RawReply, Logger, TypeProvider>
   /** A handler declared apart gives the route generic (see `RouteShorthandMethod`). */
   route<Handler extends DeclaredHandler>(

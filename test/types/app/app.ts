@@ -8,6 +8,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import db from './plugins/db'
 import users from './routes/users'
 import items from './routes/items'
+import live from './routes/live'
 
 export async function build (options: FastifyServerOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({ logger: { level: 'warn' }, trustProxy: true, ...options }).withTypeProvider<TypeBoxTypeProvider>()
@@ -18,6 +19,7 @@ export async function build (options: FastifyServerOptions = {}): Promise<Fastif
   await app.register(db, { url: 'memory://', poolSize: 2 })
   app.register(users, { prefix: '/api', cookieName: 'session' })
   app.register(items, { prefix: '/api' })
+  app.register(live)
 
   app.addHook('preHandler', (request, reply, done) => {
     if (request.routeOptions.config.public === true) reply.header('cache-control', 'no-store')
