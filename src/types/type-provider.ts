@@ -14,6 +14,7 @@ import type { FastifySchema } from './compilers'
 import type { AnyReply } from './reply'
 import type { ExpandShorthand, IsReplyMap, PayloadForStatus, ResponseTypesFromSchema, RouteGenericInterface } from './route-generic'
 import type { RecordKeysToLowercase } from './utils'
+import type { ReadableStream as WebReadableStream } from 'node:stream/web'
 
 /** A Fastify type provider: a type-level function from a schema (`input`) to its type (`output`). */
 export interface FastifyTypeProvider {
@@ -116,15 +117,24 @@ type ProviderResponse<TP extends FastifyTypeProvider, X> =
     : CallTypeProvider<TP, X>
 
 /**
+ * What a reply sends as it is, never through the response schema's serializer: bytes and streams (a file, a proxied
+ * body). Enclave's inference accepts them beside the schema's type, since a route written for Fastify's default
+ * provider (which types no reply) sends them under any schema, an image under `{ type: 'string', format: 'binary' }`.
+ */
+type RawReplyPayload = Uint8Array | NodeJS.ReadableStream | WebReadableStream
+
+/**
  * Payload types by status code, from `schema.response`, under provider `TP`. Users of its keys take it through
  * `extends infer Map`: a `keyof` of a provider-dependent type would make the instance type invariant in its provider.
  */
 export type ResponseTypes<TP extends FastifyTypeProvider, SchemaCompiler> =
   SchemaCompiler extends { readonly response: infer R }
     ? (TP extends infer Provider extends FastifyTypeProvider
-        ? (IsEnclaveTypeProvider<Provider> extends true ? ResponseTypesFromSchema<R, SharedSchemasOf<Provider>> : { [Code in keyof R]: ProviderResponse<Provider, R[Code]> })
+        ? (IsEnclaveTypeProvider<Provider> extends true ? WithRawPayloads<ResponseTypesFromSchema<R, SharedSchemasOf<Provider>>> : { [Code in keyof R]: ProviderResponse<Provider, R[Code]> })
         : never)
     : never
+
+type WithRawPayloads<Map> = { [Code in keyof Map]: Map[Code] | RawReplyPayload }
 
 /** Any payload of a response map (`never`: no response schema, so anything). */
 type AnyPayload<Map> = [Map] extends [never] ? unknown : Map[keyof Map]

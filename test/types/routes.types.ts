@@ -4,6 +4,8 @@ import type {
   EnclaveInstance, EnclavePluginAsync, EnclaveTypeProvider, RawServerDefault, EnclaveReply, EnclaveRequest, FastifyRequest, preHandlerHookHandler, RouteHandler,
   RouteShorthandOptions
 } from '../../src/types'
+import { createReadStream } from 'node:fs'
+import { ReadableStream } from 'node:stream/web'
 import { assert, typeOf, type Equal } from './helpers'
 
 declare const app: EnclaveInstance
@@ -123,6 +125,22 @@ export function responsesChecked (): void {
     // A status code that is not a literal keeps every declared payload.
     const status: number = 400
     reply.code(status).send({ error: 'x' })
+  })
+}
+
+export function rawPayloadsBesideSchemas (): void {
+  // Bytes and streams are sent as they are, never through the schema's serializer: accepted under any response
+  // schema, as in a route written for Fastify's default provider (an image documented as a binary string).
+  const image = { response: { 200: { type: 'string', format: 'binary' } } } as const
+  app.get('/image.png', { schema: image }, async (_request, reply) => {
+    reply.type('image/png').send(Buffer.from('89504e47', 'hex'))
+  })
+  app.get('/report', { schema: { response: itemResponses } }, async () => createReadStream('report.json'))
+  app.get('/feed', { schema: { response: itemResponses } }, async (_request, reply) => reply.send(new ReadableStream()))
+  app.get('/bytes', { schema: { response: itemResponses } }, async () => new Uint8Array([123, 125]))
+  app.get('/image.png', { schema: image }, async (_request, reply) => {
+    // @ts-expect-error other values are still checked against the schema
+    reply.send({ png: true })
   })
 }
 
