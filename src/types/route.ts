@@ -218,7 +218,6 @@ type GivesRouteGeneric<Handler> = [HandlerRouteGeneric<Handler>] extends [never]
 export type IfDeclaredHandler<Handler, Params extends unknown[]> =
   GivesRouteGeneric<Handler> extends true ? Params : [never, never, never, never, never]
 
-/** What `route()` options have on top of the shorthand methods' options. */
 /**
  * What plugins add to `RouteOptions` by declaration merging (@fastify/websocket's `wsHandler`), for `route()` to take:
  * its own members less those of the shorthand options, `method`, `url` and `handler` (none, without such a plugin).
@@ -227,8 +226,9 @@ export type RouteOptionsExtensions<
   RawServer extends RawServerBase, RawRequest extends RawRequestDefaultExpression<RawServer>, RawReply extends RawReplyDefaultExpression<RawServer>,
   RouteGeneric extends RouteGenericInterface, ContextConfig, SchemaCompiler extends FastifySchema, TypeProvider extends FastifyTypeProvider, Logger extends FastifyBaseLogger
 > = Omit<RouteOptions<RawServer, RawRequest, RawReply, RouteGeneric, ContextConfig, SchemaCompiler, TypeProvider, Logger>,
-  keyof RouteShorthandOptions<RawServer, RawRequest, RawReply, RouteGeneric, ContextConfig, SchemaCompiler, TypeProvider, Logger> | 'method' | 'url' | 'handler'>
+  keyof RouteShorthandOptions<RawServer, RawRequest, RawReply, RouteGeneric, ContextConfig, SchemaCompiler, TypeProvider, Logger> | keyof RouteMethodAndUrl | 'handler'>
 
+/** What `route()` options have on top of the shorthand methods' options. */
 export interface RouteMethodAndUrl {
   method: HTTPMethods | HTTPMethods[]
   /** The path pattern (`/users/:id`), prefixed by the plugin's prefix. */
