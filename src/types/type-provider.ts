@@ -9,12 +9,12 @@
  *
  * Either way a key given in the route generic (`app.get<{ Body: B }>(…)`) wins over the schema.
  */
+import type { ReadableStream as WebReadableStream } from 'node:stream/web'
 import type { FromSchema, SchemaDirection, SchemaRegistry } from './schema'
 import type { FastifySchema } from './compilers'
 import type { AnyReply } from './reply'
 import type { ExpandShorthand, IsReplyMap, PayloadForStatus, ResponseTypesFromSchema, RouteGenericInterface } from './route-generic'
 import type { RecordKeysToLowercase } from './utils'
-import type { ReadableStream as WebReadableStream } from 'node:stream/web'
 
 /** A Fastify type provider: a type-level function from a schema (`input`) to its type (`output`). */
 export interface FastifyTypeProvider {
