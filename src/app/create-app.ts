@@ -51,12 +51,18 @@ export function createInstance (userOptions?: unknown): Instance {
     initialConfig: initialConfig(options)
   } as unknown as AppState
   root[kApp] = app
+  // a plain property, as in Fastify: plugins wrap or replace it (`app.log = app.log.child(...)`), and an assignment
+  // in a context stays in that context and its children; request loggers still come from the factory's logger
+  root.log = logger
   root[kPluginContext] = rootContext(root, options)
 
   app.router = createRouter(options)
   app.notFoundRouter = createRouter({ ...options, ignoreTrailingSlash: true })
   app.handler = createRequestHandler(app)
   app.server = createServer(options, app.handler, root)
+  // plain properties of the root, as in Fastify (a plugin may shadow them in its own context with `decorate`)
+  root.server = app.server
+  root.initialConfig = app.initialConfig
 
   const loader = attachPluginLoader(root, options.pluginTimeout)
   app.loader = loader

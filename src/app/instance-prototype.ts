@@ -34,13 +34,10 @@ const ownMethods: ThisType<Instance> & Record<string, unknown> = {
   withTypeProvider (this: Instance): Instance {
     return this
   },
-  get server () { return this[kApp].server },
-  get log () { return this[kApp].logger },
   get prefix () { return this[kPluginContext].prefix },
   get pluginName () { return this[kPluginContext].pluginName },
   get version () { return FASTIFY_API_VERSION },
   get enclaveVersion () { return enclaveVersion },
-  get initialConfig () { return this[kApp].initialConfig },
   get errorHandler () { return this[kPluginContext].errorHandler.fn },
   get [kRegisteredPlugins] () { return this[kPluginContext].registeredPlugins },
   get listeningOrigin () {

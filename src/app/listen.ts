@@ -9,6 +9,7 @@ import { kApp } from '../core/symbols'
 import type { Instance } from '../encapsulation/app-state'
 import { startListenHooks } from '../hooks/application-hooks'
 import { bindSecondary, listenOn, localhostAddresses } from './loopback'
+import type { Logger } from '../types/logger'
 import type { RawServerBase } from '../types/raw'
 
 type ListenCallback = (err: Error | null, address?: string | null) => void
@@ -94,7 +95,8 @@ export const listenInstanceMethods = {
       const { listenTextResolver, ...listenOptions } = options
       const log = (server: RawServerBase): string => {
         const address = formatAddress(server, Boolean(app.options.https))
-        app.logger.info(listenTextResolver !== undefined ? listenTextResolver(address) : `Server listening at ${address}`)
+        // the instance's logger at this moment, as in Fastify: a plugin may have replaced `app.log`
+        ;(this.log as Logger).info(listenTextResolver !== undefined ? listenTextResolver(address) : `Server listening at ${address}`)
         return address
       }
       const others = listenOptions.host === undefined && listenOptions.path === undefined ? await localhostAddresses() : []

@@ -148,3 +148,47 @@ describe('Symbol.asyncDispose', () => {
     await assert.rejects(app.inject('/'), /closed/i)
   })
 })
+
+describe('log', () => {
+  test('is a writable property: an assignment in a context reaches its children, not its parent or siblings', async () => {
+    const app = enclave()
+    const rootLogger = app.log
+    const seen: Record<string, unknown> = {}
+    app.register(async (child: any) => {
+      child.log = Object.create(child.log)
+      child.log.tag = 'wrapped'
+      seen.parentAfterAssignment = app.log
+      child.register(async (grandchild: any) => { seen.grandchild = grandchild.log.tag })
+    })
+    app.register(async (sibling: any) => { seen.sibling = sibling.log.tag })
+    await app.ready()
+    assert.equal(seen.parentAfterAssignment, rootLogger)
+    assert.equal(seen.grandchild, 'wrapped')
+    assert.equal(seen.sibling, undefined)
+    assert.deepEqual(Object.keys(Object.getOwnPropertyDescriptor(app, 'log') ?? {}), ['value', 'writable', 'enumerable', 'configurable'])
+  })
+
+  test('request loggers still come from the factory logger, whatever app.log became', async () => {
+    const app = enclave()
+    app.log = Object.create(app.log)
+    app.log.tag = 'root'
+    app.register(async (child: any) => {
+      child.log = Object.create(child.log)
+      child.log.tag = 'child'
+      child.get('/child', (req: any) => ({ tag: req.log.tag ?? null }))
+    })
+    app.get('/', (req: any) => ({ tag: req.log.tag ?? null }))
+    assert.deepEqual((await app.inject('/')).json(), { tag: null })
+    assert.deepEqual((await app.inject('/child')).json(), { tag: null })
+  })
+
+  test('the listening line goes to the logger app.log holds when listen() is called', async () => {
+    const app = enclave()
+    const lines: string[] = []
+    app.log = { ...app.log, info: (message: string) => { lines.push(message) } }
+    await app.listen({ port: 0, host: '127.0.0.1' })
+    await app.close()
+    assert.equal(lines.length, 1)
+    assert.match(lines[0], /^Server listening at http:\/\/127\.0\.0\.1:\d+$/)
+  })
+})
