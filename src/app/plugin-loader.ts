@@ -30,8 +30,11 @@ export function joinPrefix (parent: string, prefix: unknown): string {
   return parent + (prefix.startsWith('/') ? prefix : '/' + prefix)
 }
 
-/** Creates the child instance a plugin runs in (avvio's `override`). */
-function override (parent: Instance, fn: PluginFunction, opts: RegisterOptions | undefined): Instance {
+/**
+ * Creates the child instance a plugin runs in (avvio's `override`, called with avvio's boot object as `this`, which
+ * onRegister hooks receive as theirs, as in Fastify: plugins that map the tree read its current plugin).
+ */
+function override (this: unknown, parent: Instance, fn: PluginFunction, opts: RegisterOptions | undefined): Instance {
   const name = getPluginName(fn, opts)
   warnIfMixedStyles(fn[kRegisteredFunction] ?? fn)
   checkPluginMeta(parent, fn, name)
@@ -69,7 +72,7 @@ function override (parent: Instance, fn: PluginFunction, opts: RegisterOptions |
     logSerializers: mergeLogSerializers(parentContext.logSerializers, opts?.logSerializers)
   })
   parentContext.children.push(instance[kPluginContext])
-  for (const hook of parentContext.hooks.onRegister) hook.call(parent, instance, opts)
+  for (const hook of parentContext.hooks.onRegister) hook.call(this, instance, opts)
   return instance
 }
 

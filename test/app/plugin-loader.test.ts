@@ -309,3 +309,16 @@ test('a plugin\'s symbols are read when it loads: marking it after register() st
   const res = await app.inject('/')
   assert.deepEqual(res.json(), { decorated: 'visible in the parent', name: 'fastify -> late-name' })
 })
+
+test('onRegister hooks run with the plugin loader as `this`, whose current plugin is the one being registered', async () => {
+  const app = enclave()
+  const seen: Array<[string, boolean, string]> = []
+  app.addHook('onRegister', function (this: any, instance: any) {
+    seen.push([this._current[0].name, this === app || this === instance, typeof this.pluginTree])
+  })
+  app.register(async function outer (child: any) {
+    child.register(async function inner () {})
+  })
+  await app.ready()
+  assert.deepEqual(seen, [['outer', false, 'object'], ['inner', false, 'object']])
+})
