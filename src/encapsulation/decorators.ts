@@ -28,21 +28,27 @@ function propsOf (context: PluginContext, target: 'request' | 'reply'): OwnDecor
 
 /**
  * Fields the request/reply constructors set as own properties (`subclassRequest`, `subclassReply`): they are not on
- * the prototype, yet a decorator of that name would be shadowed or clobber the framework's value.
+ * the prototype, yet a decorator of that name meets the framework's value on every request.
  */
 const constructorFields = {
-  request: new Set<string | symbol>(['id', 'params', 'raw', 'query', 'log', 'body', 'headers']),
+  request: new Set<string | symbol>(['id', 'params', 'raw', 'query', 'log', 'body']),
   reply: new Set<string | symbol>(['raw', 'request', 'log'])
+}
+
+/**
+ * Members the framework itself reads on every request, so that no decorator may take their name (in Fastify such a
+ * decorator ends the process or leaves requests unanswered). `server` is set per context by the plugin loader.
+ */
+const vitalMembers = {
+  request: new Set<string | symbol>(['raw', 'server']),
+  reply: new Set<string | symbol>(['raw', 'request', 'server', 'send', 'sent'])
 }
 
 /** Whether a request/reply decorator (or built-in member) is visible in this context (own or inherited). */
 export function hasObjectDecorator (context: PluginContext, target: 'request' | 'reply', name: string | symbol): boolean {
   const Class = target === 'request' ? context.Request : context.Reply
   if (name in Class.prototype || constructorFields[target].has(name)) return true
-  for (let ctx: PluginContext | null = context; ctx !== null; ctx = ctx.parent) {
-    if (propsOf(ctx, target).some(([key]) => key === name)) return true
-  }
-  return false
+  return context.chain().some((ctx) => propsOf(ctx, target).some(([key]) => key === name))
 }
 
 function exists (instance: Instance, target: Target, name: string | symbol): boolean {
@@ -65,18 +71,25 @@ function define (object: Record<string | symbol, unknown>, name: string | symbol
   }
 }
 
+/** What a decorator value is, as far as meeting a built-in member goes. */
+type DecoratorKind = 'value' | 'function' | 'getter' | 'accessor'
+
+function kindOf (value: unknown): DecoratorKind {
+  if (typeof value === 'function') return 'function'
+  if (!isAccessor(value)) return 'value'
+  return typeof value.setter === 'function' ? 'accessor' : 'getter'
+}
+
 function decorateObject (instance: Instance, target: 'request' | 'reply', name: string | symbol, value: unknown, dependencies: unknown): void {
   assertNotStarted(instance, String(name), codes.FST_ERR_DEC_AFTER_START)
   const context: PluginContext = instance[kPluginContext]
-  const method = typeof value === 'function' || isAccessor(value)
-  // a method an ancestor context decorated may be decorated again here, for this context and its children, and a
-  // function may replace a built-in method (`reply.getHeader`), as in Fastify; fields and accessors stay refused
-  if (exists(instance, target, name) && !(method && isAncestorMethod(context, target, name)) &&
-    !(typeof value === 'function' && isBuiltInMethod(context, target, name))) {
+  const kind = kindOf(value)
+  // as in Fastify: a name is taken once per context (an ancestor's method or accessor may be decorated again)
+  if (isDecoratedIn(context, target, name) || !fitsBuiltIn(context, target, name, kind)) {
     throw new codes.FST_ERR_DEC_ALREADY_PRESENT(String(name))
   }
   checkDependencies(instance, target, name, dependencies)
-  if (method) {
+  if (kind !== 'value') {
     define(target === 'request' ? context.Request.prototype : context.Reply.prototype, name, value)
     return
   }
@@ -86,36 +99,52 @@ function decorateObject (instance: Instance, target: 'request' | 'reply', name: 
   propsOf(context, target).push([name, value])
 }
 
-/** Whether `name` is a method or accessor an ancestor context (not this one, nor the framework) put on its class. */
-function isAncestorMethod (context: PluginContext, target: 'request' | 'reply', name: string | symbol): boolean {
-  const prototypeOf = (ctx: PluginContext): object => target === 'request' ? ctx.Request.prototype : ctx.Reply.prototype
-  if (Object.hasOwn(prototypeOf(context), name)) return false
-  for (let ctx = context.parent; ctx !== null; ctx = ctx.parent) {
-    if (Object.hasOwn(prototypeOf(ctx), name)) return true
-  }
-  return false
-}
-
-/** Whether `name` is a method of the framework's own Request/Reply class (below every context's class). */
-function isBuiltInMethod (context: PluginContext, target: 'request' | 'reply', name: string | symbol): boolean {
-  let root = context
-  while (root.parent !== null) root = root.parent
-  const rootPrototype: object = target === 'request' ? root.Request.prototype : root.Reply.prototype
-  for (let proto = Object.getPrototypeOf(rootPrototype); proto !== null && proto !== Object.prototype; proto = Object.getPrototypeOf(proto)) {
-    const descriptor = Object.getOwnPropertyDescriptor(proto, name)
-    if (descriptor !== undefined) return typeof descriptor.value === 'function'
-  }
-  return false
+/** A method or accessor on this context's own class, or a value decorator of this context or an ancestor. */
+function isDecoratedIn (context: PluginContext, target: 'request' | 'reply', name: string | symbol): boolean {
+  const prototype: object = target === 'request' ? context.Request.prototype : context.Reply.prototype
+  return Object.hasOwn(prototype, name) || context.chain().some((ctx) => propsOf(ctx, target).some(([key]) => key === name))
 }
 
 /**
- * Whether `name` on `instance` is a decorator an ancestor context added: a plugin may then decorate the name again
- * for itself and its children, as in Fastify. The framework's own members are never shadowed.
+ * Whether a decorator of this kind can live beside the built-in member of that name, as it does in Fastify 4: an
+ * accessor wins over a built-in getter; a value replaces a constructor field or a method on each request (or goes
+ * through a built-in setter); a function may replace a method. Refused: what would throw on every request or at
+ * once in Fastify (a value over a getter, a getter alone over a field the constructor assigns), and vital members.
  */
-function isAncestorDecorator (instance: Instance, name: string | symbol): boolean {
-  if (Object.hasOwn(instance, name)) return false
-  for (let context: PluginContext | null = instance[kPluginContext].parent; context !== null; context = context.parent) {
-    if (context.instanceDecorators.has(name)) return true
+function fitsBuiltIn (context: PluginContext, target: 'request' | 'reply', name: string | symbol, kind: DecoratorKind): boolean {
+  // a function never meets a constructor field: the field, an own property, hides it on every request
+  if (constructorFields[target].has(name)) return kind === 'function' || (kind !== 'getter' && !vitalMembers[target].has(name))
+  if (vitalMembers[target].has(name)) return false
+  const builtIn = builtInDescriptor(context, target, name)
+  if (builtIn === undefined || typeof builtIn.value === 'function') return true
+  if (kind === 'getter' || kind === 'accessor') return true
+  return kind === 'value' && builtIn.set !== undefined
+}
+
+/** The descriptor of `name` on the framework's own Request/Reply class (below every context's class), if any. */
+function builtInDescriptor (context: PluginContext, target: 'request' | 'reply', name: string | symbol): PropertyDescriptor | undefined {
+  const root = context.chain()[0]
+  const rootPrototype: object = target === 'request' ? root.Request.prototype : root.Reply.prototype
+  for (let proto = Object.getPrototypeOf(rootPrototype); proto !== null && proto !== Object.prototype; proto = Object.getPrototypeOf(proto)) {
+    const descriptor = Object.getOwnPropertyDescriptor(proto, name)
+    if (descriptor !== undefined) return descriptor
+  }
+  return undefined
+}
+
+/**
+ * Whether `decorate(name)` is refused on this instance, as in Fastify 4: a name the context itself already has (on
+ * the root, every member of the instance API), or an inherited getter a plain value could not shadow. A plugin may
+ * otherwise shadow an inherited member or decorator for itself and its children.
+ */
+function isTakenOnInstance (instance: Instance, name: string | symbol, value: unknown): boolean {
+  if (Object.hasOwn(instance, name)) return true
+  // the root's prototype holds the instance API, which Fastify keeps as the root's own members
+  if (instance[kPluginContext].parent === null && Object.hasOwn(Object.getPrototypeOf(instance), name)) return true
+  if (isAccessor(value)) return false
+  for (let proto = Object.getPrototypeOf(instance); proto !== null; proto = Object.getPrototypeOf(proto)) {
+    const descriptor = Object.getOwnPropertyDescriptor(proto, name)
+    if (descriptor !== undefined) return descriptor.get !== undefined && descriptor.set === undefined
   }
   return false
 }
@@ -123,10 +152,9 @@ function isAncestorDecorator (instance: Instance, name: string | symbol): boolea
 export const decoratorInstanceMethods = {
   decorate (this: Instance, name: string | symbol, value: unknown, dependencies?: string[]) {
     assertNotStarted(this, String(name), codes.FST_ERR_DEC_AFTER_START)
-    if (name in this && !isAncestorDecorator(this, name)) throw new codes.FST_ERR_DEC_ALREADY_PRESENT(String(name))
+    if (isTakenOnInstance(this, name, value)) throw new codes.FST_ERR_DEC_ALREADY_PRESENT(String(name))
     checkDependencies(this, 'instance', name, dependencies)
     define(this, name, value)
-    this[kPluginContext].instanceDecorators.add(name)
     return this
   },
   decorateRequest (this: Instance, name: string | symbol, value: unknown, dependencies?: string[]) {

@@ -60,8 +60,6 @@ export class PluginContext {
   logSerializers: Record<string, AnyFn> | undefined
   /** Child contexts created so far: a hook added here later must reach them too. */
   readonly children: PluginContext[] = []
-  /** Names given to `decorate()` on this context's instance: a child context may shadow them (as in Fastify). */
-  readonly instanceDecorators = new Set<string | symbol>()
 
   constructor (parent: PluginContext | null, init: PluginContextInit) {
     this.parent = parent

@@ -146,7 +146,8 @@ function shortcut (methods: string | readonly string[]) {
       if (typeof given.handler === 'function') throw new codes.FST_ERR_ROUTE_DUPLICATED_HANDLER(String(methods), url)
       throw new codes.FST_ERR_ROUTE_HANDLER_NOT_FN(String(methods), url)
     }
-    return this.route({ ...given, method: methods, url, handler: handler ?? given.handler })
+    // the route function itself, not `this.route`: a plugin may shadow `route` with `decorate`, as in Fastify
+    return route.call(this, { ...given, method: methods, url, handler: handler ?? given.handler })
   }
 }
 

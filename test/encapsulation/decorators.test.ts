@@ -137,7 +137,8 @@ test('redefinition throws FST_ERR_DEC_ALREADY_PRESENT; request/reply decorators 
   assert.throws(() => app.decorateReply('p', 2), { code: 'FST_ERR_DEC_ALREADY_PRESENT' })
   app.register(async (child: any) => {
     assert.throws(() => child.decorateRequest('r', 3), { code: 'FST_ERR_DEC_ALREADY_PRESENT' })
-    assert.throws(() => child.decorateReply('p', 3), { code: 'FST_ERR_DEC_ALREADY_PRESENT' })
+    // a parent's method is not this context's: a child may give the name a value of its own, as in Fastify
+    assert.doesNotThrow(() => child.decorateReply('p', 3))
   })
   await app.ready()
   await app.close()
@@ -157,11 +158,14 @@ test('a plugin may decorate a name its parent decorated: the value is its own an
   app.register(async (sibling: any) => {
     sibling.get('/sibling', async function (this: any) { return { x: this.x } })
   })
-  // Fastify lets a plugin shadow its framework members too (inject, log…); Enclave refuses (docs/compatibility.md)
+  // as in Fastify, a plugin may shadow the instance's methods and plain members for itself, not its getters
   app.register(async (child: any) => {
-    for (const name of ['inject', 'log', 'prefix', 'get']) {
+    for (const name of ['inject', 'log', 'server']) child.decorate(name, `${name} of the child`)
+    for (const name of ['prefix', 'pluginName', 'errorHandler']) {
       assert.throws(() => child.decorate(name, 1), { code: 'FST_ERR_DEC_ALREADY_PRESENT' }, name)
     }
+    assert.equal(child.inject, 'inject of the child')
+    assert.equal(child.log, 'log of the child')
   })
   await app.ready()
   assert.equal(app.x, 'root')
@@ -171,18 +175,63 @@ test('a plugin may decorate a name its parent decorated: the value is its own an
   await app.close()
 })
 
-test('built-in request/reply fields and accessors, and instance members, cannot be overwritten', () => {
+test('the root refuses the names of its own members, as Fastify does; Object.prototype names are free', () => {
   const app = enclave()
-  assert.throws(() => app.decorate('get', () => {}), { code: 'FST_ERR_DEC_ALREADY_PRESENT' })
-  for (const name of ['body', 'params', 'query', 'id', 'headers', 'raw', 'log', 'url', 'ip', 'routeOptions']) {
-    assert.throws(() => app.decorateRequest(name, 1), { code: 'FST_ERR_DEC_ALREADY_PRESENT' }, name)
-    assert.equal(app.hasRequestDecorator(name), true, name)
+  for (const name of ['get', 'log', 'server', 'inject', 'register', 'prefix', 'initialConfig']) {
+    assert.throws(() => app.decorate(name, () => {}), { code: 'FST_ERR_DEC_ALREADY_PRESENT' }, name)
   }
-  for (const name of ['raw', 'request', 'log', 'statusCode']) {
-    assert.throws(() => app.decorateReply(name, () => {}), { code: 'FST_ERR_DEC_ALREADY_PRESENT' }, name)
+  app.decorate('toString', () => 'decorated')
+  assert.equal(String(app), 'decorated')
+})
+
+test('request and reply decorators meet built-in members as in Fastify, where Fastify does not crash', () => {
+  const app = enclave()
+  const getter = { getter: () => 'decorated' }
+  // a getter over a built-in getter, any decorator but a lone getter over a field the constructor assigns
+  for (const name of ['url', 'ip', 'hostname', 'protocol', 'routeOptions', 'routerPath', 'method', 'headers']) {
+    app.decorateRequest(name, getter)
   }
-  // a method, given as anything but a function, stays refused
-  assert.throws(() => app.decorateReply('send', 'not a method'), { code: 'FST_ERR_DEC_ALREADY_PRESENT' })
+  app.decorateRequest('id', 'fixed')
+  app.decorateRequest('params', function params () {})
+  app.decorateRequest('body', { getter () { return this._body }, setter (value: unknown) { this._body = value } })
+  app.decorateReply('statusCode', getter)
+  app.decorateReply('code', 'not a method')
+  for (const name of ['url', 'id', 'headers', 'statusCode']) assert.equal(app.hasRequestDecorator(name) || app.hasReplyDecorator(name), true, name)
+  // refused: what throws at registration or on every request in Fastify, and what Enclave reads on every request
+  const refused: Array<[string, string, unknown]> = [
+    ['decorateRequest', 'ip', 'constant'], ['decorateRequest', 'url', () => '/'], ['decorateRequest', 'query', getter],
+    ['decorateRequest', 'raw', {}], ['decorateRequest', 'server', getter], ['decorateRequest', 'constructor', 1],
+    ['decorateReply', 'raw', getter], ['decorateReply', 'request', {}], ['decorateReply', 'send', 'not a method'],
+    ['decorateReply', 'sent', getter], ['decorateReply', 'statusCode', () => 200], ['decorateReply', 'log', getter]
+  ]
+  for (const [method, name, value] of refused) {
+    assert.throws(() => app[method](name, value), { code: 'FST_ERR_DEC_ALREADY_PRESENT' }, `${method}('${name}')`)
+  }
+})
+
+test('at request time a getter decorator wins over the built-in, a value replaces a field, a setter sees the framework value', async () => {
+  const app = enclave({ genReqId: () => 'generated' })
+  app.decorateRequest('ip', { getter (this: any) { return this.headers['x-client-ip'] ?? 'unknown' } })
+  app.decorateRequest('routeOptions', { getter: () => ({ url: 'from the decorator' }) })
+  app.decorateRequest('id', 'fixed')
+  app.decorateRequest('params', function params () { return 'hidden by the field' })
+  app.decorateRequest('body', { getter (this: any) { return { wrapped: this._body } }, setter (this: any, value: unknown) { this._body = value } })
+  app.decorateReply('statusCode', { getter: () => 299, setter () {} })
+  app.post('/items/:name', (req: any) => ({ ip: req.ip, url: req.routeOptions.url, id: req.id, params: req.params, body: req.body }))
+  const res = await app.inject({ method: 'POST', url: '/items/a', headers: { 'x-client-ip': '10.0.0.9' }, payload: { n: 1 } })
+  assert.equal(res.statusCode, 200)
+  assert.deepEqual(res.json(), { ip: '10.0.0.9', url: 'from the decorator', id: 'fixed', params: { name: 'a' }, body: { wrapped: { n: 1 } } })
+})
+
+test('a plugin may shadow route() for itself; the shorthands still register routes', async () => {
+  const app = enclave()
+  const calls: string[] = []
+  app.register(async (child: any) => {
+    child.decorate('route', function route () { calls.push('decorated') })
+    child.get('/shorthand', async () => 'registered')
+  })
+  assert.equal((await app.inject('/shorthand')).body, 'registered')
+  assert.deepEqual(calls, [])
 })
 
 test('a function may replace a built-in reply method, as in Fastify: for the context and its children only', async () => {
@@ -276,8 +325,8 @@ test('a value decorator of a parent, a method of the same context and a framewor
   assert.throws(() => app.decorateRequest('compute', () => 2), { code: 'FST_ERR_DEC_ALREADY_PRESENT' })
   const codes: string[] = []
   app.register(async (child: any) => {
-    for (const name of ['counter', 'raw', 'method']) {
-      try { child.decorateRequest(name, () => 1) } catch (err: any) { codes.push(err.code) }
+    for (const [name, value] of [['counter', () => 1], ['raw', 1], ['method', () => 1]]) {
+      try { child.decorateRequest(name, value) } catch (err: any) { codes.push(err.code) }
     }
   })
   await app.ready()
