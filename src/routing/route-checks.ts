@@ -11,15 +11,18 @@ import type { LooseObject } from '../core/types'
 
 /**
  * A route's hook options (one function or a list), checked as the route is registered, after the onRoute hooks
- * (which may put a function where `null` was given), as in Fastify.
+ * (which may put a function where `null` was given), as in Fastify. As in Fastify 4, an async hook that declares
+ * `done` is refused only in a list (a single one runs, moving on once); an automatic HEAD route's `onSend` is a list
+ * (its body-dropping step comes first), so there a single one is refused too.
  */
-export function checkHookOptions (opts: LooseObject): void {
+export function checkHookOptions (opts: LooseObject, autoHead = false): void {
   for (const name of lifecycleHooks) {
     const value: unknown = opts[name]
     if (value === undefined) continue
+    const isList = Array.isArray(value) || (autoHead && name === 'onSend')
     for (const fn of Array.isArray(value) ? value : [value]) {
       if (typeof fn !== 'function') throw new codes.FST_ERR_HOOK_INVALID_HANDLER(name, Object.prototype.toString.call(fn))
-      checkAsyncArity(name, fn)
+      if (isList) checkAsyncArity(name, fn)
     }
   }
 }

@@ -90,7 +90,7 @@ function addHeadRoute (app: AppState, instance: Instance, plugin: PluginContext,
   const headOptions: RouteOptions = { ...template, method: 'HEAD', url: getOptions.url, path: getOptions.url }
   for (const hook of plugin.hooks.onRoute) hook.call(instance, headOptions)
   validateRouteOptions(headOptions, ['HEAD'], headOptions.url)
-  checkHookOptions(headOptions)
+  checkHookOptions(headOptions, true)
   addToRouter(app, instance, plugin, headOptions, 'HEAD', true)
 }
 
