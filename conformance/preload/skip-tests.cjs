@@ -7,8 +7,9 @@ const { createRequire } = require('node:module')
 const path = require('node:path')
 
 const skips = JSON.parse(process.env.ENCLAVE_CONFORMANCE_SKIP || '{}')
+const nodeTestFile = process.execArgv.some((arg) => arg.startsWith('--test-reporter'))
 
-if (Object.keys(skips).length > 0) {
+if (Object.keys(skips).length > 0 && !nodeTestFile) {
   const tap = createRequire(path.join(process.cwd(), 'package.json'))('tap')
   const pathOf = (parent, name) => {
     const names = [name]
@@ -23,4 +24,23 @@ if (Object.keys(skips).length > 0) {
   }
   // The root test object already exists, with its own bound copy of the original.
   tap.sub = tap.Test.prototype.sub.bind(tap)
+}
+
+// node:test files (community plugins run with the TAP reporter): the top-level test(), it() and describe() named in
+// the list get `skip`; syncBuiltinESMExports makes the wrapped functions what `import { test } from 'node:test'`
+// sees too.
+if (Object.keys(skips).length > 0 && nodeTestFile) {
+  const nodeTest = require('node:test')
+  const wrap = (original) => {
+    const wrapped = function (name, options, fn) {
+      if (typeof name === 'string' && Object.hasOwn(skips, name)) {
+        if (typeof options === 'function') return original.call(this, name, { skip: `conformance: ${skips[name]}` }, options)
+        return original.call(this, name, { ...options, skip: `conformance: ${skips[name]}` }, fn)
+      }
+      return original.apply(this, arguments)
+    }
+    return Object.assign(wrapped, original)
+  }
+  for (const name of ['test', 'it', 'describe']) nodeTest[name] = wrap(nodeTest[name])
+  require('node:module').syncBuiltinESMExports()
 }

@@ -36,11 +36,15 @@ function dependencyManifest (plugin, manifest, omitEverywhere) {
  * `{ tarball, modules }` for `plugin` in `dir`: the tarball, and the node_modules folder its tests resolve from.
  * The install is redone only when what it would install changed.
  */
-export function installPlugin (plugin, dir, { dependenciesBefore, omitEverywhere }) {
+export function installPlugin (plugin, dir, { dependenciesBefore, omitEverywhere }, gitDir = null) {
   mkdirSync(dir, { recursive: true })
   const tarball = fetchPackage(dir, plugin.name, plugin.version, plugin.integrity)
   const depsDir = path.join(dir, 'deps')
-  const manifest = JSON.stringify(dependencyManifest(plugin, readManifest(tarball), omitEverywhere), null, 2) + '\n'
+  const published = readManifest(tarball)
+  // Some packages are published with their dev dependencies stripped (fastify-disablecache): those of the release
+  // tag, whose tests are the ones run, are then what the tests load.
+  if (!published.devDependencies && gitDir) published.devDependencies = gitManifest(plugin, gitDir).devDependencies
+  const manifest = JSON.stringify(dependencyManifest(plugin, published, omitEverywhere), null, 2) + '\n'
   const stamp = createHash('sha256').update(manifest).update(dependenciesBefore).digest('hex')
   const stampFile = path.join(depsDir, '.installed-sha256')
   const modules = path.join(depsDir, 'node_modules')
@@ -75,11 +79,16 @@ export function testsFromGit (plugin, gitDirs) {
   const { repository, tag } = plugin.testsFrom
   const gitDir = gitDirs.get(repository) ?? mirroredGitDir(repository)
   if (!gitDir) return null
-  const manifest = JSON.parse(execFileSync('git', ['--git-dir', gitDir, 'show', `${tag}:package.json`], { encoding: 'utf8' }))
+  const manifest = gitManifest(plugin, gitDir)
   if (manifest.name !== plugin.name || manifest.version !== plugin.version) {
     throw new Error(`${gitDir} at ${tag} is ${manifest.name}@${manifest.version}, not ${plugin.name}@${plugin.version}`)
   }
   return gitDir
+}
+
+/** The package.json of the plugin's release tag in `gitDir`. */
+function gitManifest (plugin, gitDir) {
+  return JSON.parse(execFileSync('git', ['--git-dir', gitDir, 'show', `${plugin.testsFrom.tag}:package.json`], { encoding: 'utf8' }))
 }
 
 /** Writes the tag's test folders (`testsFrom.paths`) into `tree`. */

@@ -2,9 +2,12 @@
 import { commonOptions, parseValues } from '../../lib/options.mjs'
 
 export const USAGE = `Usage: npm run conformance:plugins -- [options]   (or: node conformance/plugins/run.mjs [options])
-Runs the official plugins' own test suites (conformance/plugins/plugins.json) on Enclave's build, one plugin at a time.
+Runs the official plugins' and the listed community plugins' own test suites (conformance/plugins/plugins.json) on
+Enclave's build, one plugin at a time.
   --self                  run them on the real fastify 4.29.1 instead (must pass 100%: proves runner and lists)
   --plugin <regex>        only the plugins whose name matches
+  --official              only the official plugins (plugins.json's \`plugins\`)
+  --community             only the community plugins (plugins.json's \`community\`)
   --file <regex>          only the test files whose package-relative path (test/...) matches
   --grep <regex>          only the top-level tests whose name matches (tap's TAP_GREP; jest suites are left out)
   --git-dir <repo>=<dir>  where the git repository <repo> (owner/name) of a plugin whose npm tarball has no tests
@@ -17,8 +20,9 @@ Runs the official plugins' own test suites (conformance/plugins/plugins.json) on
   --jobs <n>              test files of one plugin run at once, unless the plugin runs one at a time (default 2)
   --compile-cache         give every application a compile cache (compileCache: { dir }, one directory per test
                           process), so that the plugins' tests also run through it
-  --ci                    exit 1 when a test not in conformance/plugins/expectations.txt fails
-  --update-expectations   remove from conformance/plugins/expectations.txt the entries that now pass
+  --ci                    exit 1 when a test not in conformance/plugins/expectations.txt (official plugins) or
+                          community-expectations.txt (community plugins) fails; flaky-tests.txt never gates
+  --update-expectations   remove from those files the entries that now pass
   --help                  this text
 Environment: ENCLAVE_CONFORMANCE_CACHE (default \${XDG_CACHE_HOME:-~/.cache}/enclave-conformance), shared with
 the main runner: the plugins go in its fastify-4.29.1/plugins/ folder.`
@@ -36,7 +40,11 @@ function gitDirs (values) {
 export function parseOptions (argv = process.argv.slice(2)) {
   const values = parseValues(argv, {
     plugin: { type: 'string' },
+    official: { type: 'boolean', default: false },
+    community: { type: 'boolean', default: false },
     'git-dir': { type: 'string', multiple: true, default: [] }
   })
-  return { ...commonOptions(values, { '--plugin': values.plugin }), pluginPattern: values.plugin, gitDirs: gitDirs(values['git-dir']) }
+  if (values.official && values.community) throw new Error('--official and --community exclude each other')
+  const group = values.official ? 'official' : values.community ? 'community' : undefined
+  return { ...commonOptions(values, { '--plugin': values.plugin }), pluginPattern: values.plugin, group, gitDirs: gitDirs(values['git-dir']) }
 }

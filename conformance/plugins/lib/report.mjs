@@ -1,67 +1,89 @@
-/** The results per plugin: a console table, a Markdown summary and the JSON written by --json. */
+/**
+ * The results per plugin, the official and the community plugins in separate tables: a console table, a Markdown
+ * summary and the JSON written by --json. A flaky test (flaky-tests.txt) is counted apart, neither passed nor failed.
+ */
 import { writeJson, writeText } from '../../lib/report.mjs'
 
 const percent = (passed, kept) => kept === 0 ? '–' : `${(Math.floor(passed / kept * 1000) / 10).toFixed(1)}%`
 
-const emptyCounts = () => ({ files: 0, kept: 0, passed: 0, failed: 0, lost: 0, skipped: 0, excluded: 0, errors: 0 })
+const emptyCounts = () => ({ files: 0, kept: 0, passed: 0, failed: 0, flaky: 0, lost: 0, skipped: 0, excluded: 0, errors: 0 })
+const GROUP_TITLES = { official: 'the official plugins', community: 'the community plugins' }
 
 function addCounts (into, counts) {
   for (const [key, value] of Object.entries(counts)) into[key] = (into[key] ?? 0) + value
   return into
 }
 
-/**
- * `{ target, seconds, plugins, total, files, brokenFiles }`. Each plugin run is `{ name, version, files, notRun? }`;
- * `files` (every file's result, named `<plugin>/<path>`) is what the expectations gate reads.
- */
-export function summarize (runs, { self, seconds }) {
+function summarizeRuns (runs) {
   const total = emptyCounts()
   const plugins = runs.map((run) => {
     const counts = emptyCounts()
     for (const file of run.files) addCounts(counts, { files: 1, ...file.counts })
     addCounts(total, counts)
-    return { name: run.name, version: run.version, notRun: run.notRun, counts }
+    return { name: run.name, version: run.version, group: run.group, notRun: run.notRun, counts }
   })
   const files = runs.flatMap((run) => run.files)
   return {
-    target: self ? 'fastify@4.29.1 (--self)' : 'enclave',
-    seconds: Math.round(seconds),
     plugins,
     total,
     brokenFiles: files.filter((file) => file.status !== 'ok').map(({ file, status, why, counts }) => ({ file, status, why, lost: counts.lost })),
+    flakyTests: files.flatMap((file) => file.tests.filter((test) => test.status === 'flaky').map((test) => ({ file: file.file, name: test.name, outcome: test.outcome, evidence: test.evidence }))),
     files
   }
 }
 
+/**
+ * `{ target, seconds, plugins, total, files, brokenFiles, flakyTests, groups }`. Each plugin run is
+ * `{ name, version, group, files, notRun? }`; `files` (every file's result, named `<plugin>/<path>`) is what the
+ * expectations gate reads; `groups` the same summary for the official plugins and for the community ones (those
+ * that ran), each `{ name, ... }`.
+ */
+export function summarize (runs, { self, seconds }) {
+  const groups = ['official', 'community']
+    .filter((name) => runs.some((run) => run.group === name))
+    .map((name) => ({ name, ...summarizeRuns(runs.filter((run) => run.group === name)) }))
+  return { target: self ? 'fastify@4.29.1 (--self)' : 'enclave', seconds: Math.round(seconds), ...summarizeRuns(runs), groups }
+}
+
 const rowOf = (plugin) => plugin.notRun
   ? [plugin.name, plugin.version, '', '', '', '', `not run: ${plugin.notRun}`]
-  : [plugin.name, plugin.version, plugin.counts.files, plugin.counts.kept, plugin.counts.passed, plugin.counts.failed, percent(plugin.counts.passed, plugin.counts.kept)]
+  : [plugin.name, plugin.version, plugin.counts.files, plugin.counts.kept, plugin.counts.passed, plugin.counts.failed, plugin.counts.flaky, percent(plugin.counts.passed, plugin.counts.kept)]
+
+const totalRow = (total) => [total.files, total.kept, total.passed, total.failed, total.flaky, percent(total.passed, total.kept)]
 
 export function renderMarkdown (summary) {
-  const lines = [
-    `# The official plugins' own tests on ${summary.target}`,
-    '',
-    `${summary.plugins.length} plugins, ${summary.total.files} files, ${summary.total.kept} kept tests (top-level tests of each file), ${summary.seconds} s.`,
-    '',
-    '| plugin | version | files | kept tests | passed | failed | passed % |',
-    '|---|---|---:|---:|---:|---:|---:|'
-  ]
-  for (const plugin of summary.plugins) lines.push(`| ${rowOf(plugin).join(' | ')} |`)
-  lines.push(`| **all** | | ${summary.total.files} | ${summary.total.kept} | ${summary.total.passed} | ${summary.total.failed} | ${percent(summary.total.passed, summary.total.kept)} |`)
+  const lines = [`# Plugins' own tests on ${summary.target}`, '', `${summary.seconds} s in all.`]
+  for (const group of summary.groups) {
+    lines.push('', `## ${GROUP_TITLES[group.name]}`, '',
+      `${group.plugins.length} plugins, ${group.total.files} files, ${group.total.kept} kept tests (top-level tests of each file), ${group.total.flaky} flaky (not counted).`,
+      '',
+      '| plugin | version | files | kept tests | passed | failed | flaky | passed % |',
+      '|---|---|---:|---:|---:|---:|---:|---:|')
+    for (const plugin of group.plugins) lines.push(`| ${rowOf(plugin).join(' | ')} |`)
+    lines.push(`| **all** | | ${totalRow(group.total).join(' | ')} |`)
+  }
   lines.push('', '## Files that end early (stopped, crashed or hung)', '')
   if (summary.brokenFiles.length === 0) lines.push('None.')
   for (const broken of summary.brokenFiles) lines.push(`- \`${broken.file}\` **${broken.status}**: ${broken.why}; ${broken.lost} tests lost`)
+  lines.push('', '## Flaky tests (flaky-tests.txt: outcome this run, evidence)', '')
+  if (summary.flakyTests.length === 0) lines.push('None ran.')
+  for (const flaky of summary.flakyTests) lines.push(`- \`${flaky.file}\` "${flaky.name}": ${flaky.outcome} (${flaky.evidence})`)
   return lines.join('\n') + '\n'
 }
 
 export function renderConsole (summary) {
-  const lines = ['', `the official plugins' tests on ${summary.target} (${summary.seconds} s)`, '']
-  const widths = [26, 8, 5, 6, 6, 6, 7]
+  const lines = []
+  const widths = [34, 8, 5, 6, 6, 6, 5, 7]
   const row = (cells) => cells.map((cell, index) => index < 2 ? String(cell).padEnd(widths[index]) : String(cell).padStart(widths[index])).join(' ')
-  lines.push(row(['plugin', 'version', 'files', 'kept', 'passed', 'failed', 'pass %']))
-  for (const plugin of summary.plugins) lines.push(row(rowOf(plugin)))
-  lines.push(row(['all', '', summary.total.files, summary.total.kept, summary.total.passed, summary.total.failed, percent(summary.total.passed, summary.total.kept)]))
+  for (const group of summary.groups) {
+    lines.push('', `${GROUP_TITLES[group.name]}' tests on ${summary.target}`, '')
+    lines.push(row(['plugin', 'version', 'files', 'kept', 'passed', 'failed', 'flaky', 'pass %']))
+    for (const plugin of group.plugins) lines.push(row(rowOf(plugin)))
+    lines.push(row(['all', '', ...totalRow(group.total)]))
+  }
+  lines.push('', `${summary.seconds} s in all`)
   for (const broken of summary.brokenFiles) lines.push(`${broken.status}: ${broken.file}: ${broken.why}; ${broken.lost} tests lost`)
+  for (const flaky of summary.flakyTests) lines.push(`flaky: ${flaky.file} :: ${flaky.name}: ${flaky.outcome} this run (${flaky.evidence})`)
   lines.push('')
   return lines.join('\n') + '\n'
 }
