@@ -13,7 +13,7 @@ import type { Instance } from '../encapsulation/app-state'
 const loadLightMyRequest = lazyModule(() => require('light-my-request') as typeof lightMyRequestModule)
 
 type InjectArgument = InjectOptions | string
-type InjectCallback = (err: Error | null, res?: Response) => void
+type InjectCallback = (err: Error | null, res?: Response | null) => void
 
 export const injectInstanceMethods = {
   inject (this: Instance, opts?: InjectArgument, cb?: InjectCallback): unknown {
@@ -34,7 +34,8 @@ export const injectInstanceMethods = {
     }
     if (cb !== undefined) {
       this.ready((err: Error | null) => {
-        if (err) cb(err)
+        // as in Fastify, the response is null when the application failed to boot
+        if (err) cb(err, null)
         else lightMyRequest(app.handler, options, cb as CallbackFunc)
       })
       return undefined

@@ -60,7 +60,7 @@ function answerClientError (socket: ClientSocket, err: Error, status: number, me
 export function createServer (options: NormalizedOptions, handler: RawHandler, root: Instance): RawServerBase {
   let server: RawServerBase
   if (options.serverFactory !== undefined) {
-    server = options.serverFactory(handler, options)
+    server = createFactoryServer(options, handler)
   } else if (options.http2) {
     // the same listener serves HTTP/2's compatibility request and response objects
     const http2Handler = handler as unknown as (req: http2.Http2ServerRequest, res: http2.Http2ServerResponse) => void
@@ -75,6 +75,44 @@ export function createServer (options: NormalizedOptions, handler: RawHandler, r
   }
   ;(server as http.Server).on('clientError', (options.clientErrorHandler ?? onClientError).bind(root))
   return server
+}
+
+/** Sockets of keep-alive requests, per server, for the servers `close()` cannot ask to close them all. */
+const keepAliveSockets = new WeakMap<object, Set<Socket>>()
+
+/**
+ * The `serverFactory`'s server. With `forceCloseConnections: true` on a server without `closeAllConnections`, the
+ * sockets of keep-alive requests are tracked so that `close()` can destroy them, as Fastify does; otherwise the
+ * handler is given as is (no tracking cost).
+ */
+function createFactoryServer (options: NormalizedOptions, handler: RawHandler): RawServerBase {
+  const factory = options.serverFactory!
+  if (options.forceCloseConnections !== true) return factory(handler, options)
+  const sockets = new Set<Socket>()
+  let tracking = true
+  const server = factory(function trackingKeepAlive (req, res) {
+    if (tracking) trackKeepAlive(sockets, req.socket, req.headers.connection)
+    handler(req, res)
+  }, options)
+  tracking = typeof (server as http.Server).closeAllConnections !== 'function'
+  if (tracking) keepAliveSockets.set(server, sockets)
+  return server
+}
+
+function trackKeepAlive (sockets: Set<Socket>, socket: Socket, connection: string | string[] | undefined): void {
+  if (sockets.has(socket) || String(connection).toLowerCase() !== 'keep-alive') return
+  sockets.add(socket)
+  socket.once('close', () => sockets.delete(socket))
+}
+
+/** Destroys every connection of the server: Node's `closeAllConnections`, else the keep-alive sockets tracked. */
+function closeAllConnections (server: RawServerBase): void {
+  const http1 = server as http.Server
+  if (typeof http1.closeAllConnections === 'function') {
+    http1.closeAllConnections()
+    return
+  }
+  for (const socket of keepAliveSockets.get(server) ?? []) socket.destroy()
 }
 
 /** An HTTP/1 server (https when `https` is set, else http with the `http` option's settings), timeouts applied. */
@@ -135,7 +173,7 @@ function closeOne (app: AppState, server: RawServerBase, done: (err?: Error) => 
   const deadline = app.options.closeTimeout > 0
     ? setTimeout(() => {
       app.logger.warn(`closeTimeout (${app.options.closeTimeout} ms) reached: closing the remaining connections`)
-      if (typeof http1.closeAllConnections === 'function') http1.closeAllConnections()
+      closeAllConnections(server)
       if (sessions !== undefined) for (const session of sessions) session.destroy()
     }, app.options.closeTimeout)
     : null
@@ -144,7 +182,7 @@ function closeOne (app: AppState, server: RawServerBase, done: (err?: Error) => 
     done(err && err.code !== 'ERR_SERVER_NOT_RUNNING' ? err : undefined)
   })
   const force = app.options.forceCloseConnections
-  if (force === true && typeof http1.closeAllConnections === 'function') http1.closeAllConnections()
+  if (force === true) closeAllConnections(server)
   else if (force === 'idle' && typeof http1.closeIdleConnections === 'function') http1.closeIdleConnections()
   if (sessions !== undefined) {
     for (const session of sessions) {

@@ -1,6 +1,7 @@
 /**
  * The server an application runs on, by factory option: https (an object, or `true`), http2 (h2c and TLS), the
- * `http` option's settings for a plain HTTP/1 server, and the HTTP/2 specifics (timeouts, unknown methods, close).
+ * `http` option's settings for a plain HTTP/1 server, the HTTP/2 specifics (timeouts, unknown methods, close), and a
+ * `serverFactory` server without Node's connection-closing methods.
  */
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
@@ -10,6 +11,7 @@ import { tmpdir } from 'node:os'
 import { once } from 'node:events'
 import net from 'node:net'
 import path from 'node:path'
+import http from 'node:http'
 import https from 'node:https'
 import http2 from 'node:http2'
 import { enclave } from '../helpers'
@@ -203,4 +205,38 @@ test('http2: a request sent just as close() starts is answered 503, and the sess
   assert.deepEqual(JSON.parse(res.body), { statusCode: 503, error: 'Service Unavailable', message: 'Service Unavailable' })
   await closed
   await once(client, 'close')
+})
+
+/** GETs a path on a kept-alive connection; resolves with the status and body, or the socket error's code. */
+function keepAliveGet (port: number, path: string, agent: http.Agent): Promise<string> {
+  return new Promise((resolve) => {
+    http.get({ port, host: '127.0.0.1', path, agent }, (res) => {
+      let body = ''
+      res.on('data', (chunk) => { body += chunk })
+      res.on('end', () => resolve(`${res.statusCode} ${body}`))
+    }).on('error', (err: NodeJS.ErrnoException) => resolve(`error ${err.code}`))
+  })
+}
+
+test('forceCloseConnections: true with a serverFactory server lacking closeAllConnections: close() destroys keep-alive sockets', async (t) => {
+  const serverFactory = (handler: http.RequestListener): http.Server => {
+    const server = http.createServer(handler)
+    Object.assign(server, { closeAllConnections: undefined })
+    return server
+  }
+  const app = enclave({ forceCloseConnections: true, serverFactory })
+  app.get('/', async () => 'quick')
+  app.get('/slow', async () => { await new Promise((resolve) => setTimeout(resolve, 1000)); return 'slow' })
+  await app.listen({ port: 0, host: '127.0.0.1' })
+  const agent = new http.Agent({ keepAlive: true })
+  t.after(() => agent.destroy())
+  const port = app.server.address().port
+  assert.equal(await keepAliveGet(port, '/', agent), '200 quick')
+  const slow = keepAliveGet(port, '/slow', agent)
+  await new Promise((resolve) => setTimeout(resolve, 50))
+  const started = Date.now()
+  await app.close()
+  assert.ok(Date.now() - started < 500, `close() took ${Date.now() - started} ms`)
+  // as in Fastify, a request still in flight on such a socket is cut off, not answered
+  assert.equal(await slow, 'error ECONNRESET')
 })
