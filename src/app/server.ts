@@ -6,7 +6,7 @@
 import http from 'node:http'
 import type https from 'node:https'
 import type http2 from 'node:http2'
-import type { Socket } from 'node:net'
+import { Server as NetServer, type Socket } from 'node:net'
 import { earlyErrorBody } from '../core/error-body'
 import { lazyModule } from '../core/lazy-module'
 import type { AppState, Instance, RawHandler } from '../encapsulation/app-state'
@@ -41,7 +41,8 @@ function onClientError (this: Instance, err: NodeJS.ErrnoException, socket: Clie
   // (A request cut off mid-way, by a timeout or a malformed body, is answered at once: its response would never come.)
   const inFlight = socket._httpMessage
   if (inFlight !== null && inFlight !== undefined && inFlight.req?.complete === true && !inFlight.writableFinished) {
-    inFlight.once('finish', () => answerClientError(socket, err, status, message))
+    // prepended: Node's own 'finish' listener may end a `Connection: close` socket first (Node 24 does)
+    inFlight.prependOnceListener('finish', () => answerClientError(socket, err, status, message))
     return
   }
   answerClientError(socket, err, status, message)
@@ -177,7 +178,10 @@ function closeOne (app: AppState, server: RawServerBase, done: (err?: Error) => 
       if (sessions !== undefined) for (const session of sessions) session.destroy()
     }, app.options.closeTimeout)
     : null
-  http1.close((err?: NodeJS.ErrnoException) => {
+  // An HTTP/2 server stops accepting only: its sessions close below, gracefully. (Node 24's Http2Server.close()
+  // would also send each session its GOAWAY at once, refusing the streams still in flight towards it.)
+  const stopAccepting: (this: NetServer, cb: (err?: Error) => void) => unknown = sessions !== undefined ? NetServer.prototype.close : http1.close
+  stopAccepting.call(http1, (err?: NodeJS.ErrnoException) => {
     if (deadline !== null) clearTimeout(deadline)
     done(err && err.code !== 'ERR_SERVER_NOT_RUNNING' ? err : undefined)
   })
