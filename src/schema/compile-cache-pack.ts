@@ -3,7 +3,8 @@
  * caches (bytecode) for that code, one per V8 version tag.
  *
  * V8 accepts a code cache only in a process of the same tag (`v8.cachedDataVersionTag()`: V8's version, the flags the
- * process runs with, the CPU's features), and a flag as common as `--max-old-space-size` changes it. With a single
+ * process runs with, the CPU's features), and a flag as common as `--max-old-space-size` changes it on Node 20 and 22
+ * (on 24, `--stack-size` or `--jitless` do). With a single
  * code cache, a pack built by `enclave precompile` without the service's flags would be compiled from source at every
  * start of the service (at 1,000 routes its `ready()` took 288 ms instead of 115), and two processes of different
  * flags sharing a directory would each rewrite the pack for their own. So a pack keeps the code caches of up to four
@@ -12,7 +13,9 @@
  *
  * The header holds the SHA-256 and length of the code and of each code cache: a truncated, corrupt or foreign file
  * decodes to nothing, as if absent, and a damaged code cache is never handed to V8 (which checks its version and
- * flags, not its bytes).
+ * flags, not its bytes). Each code cache also names the runtime that made it (Node's and V8's versions, the CPU
+ * architecture): the tag is V8's own promise, and a cache made by another Node is not handed to V8 even when the
+ * two tags happen to agree.
  */
 import { createHash } from 'node:crypto'
 import { readFileSync } from 'node:fs'
@@ -28,6 +31,8 @@ export type PackIndex = Array<[key: string, start: number, end: number]>
 /** A V8 code cache of a pack's source: the version tag of the processes that can use it, and its SHA-256. */
 export interface CodeCache {
   tag: number
+  /** The runtime that made it (`thisRuntime`). */
+  runtime: string
   data: Buffer
   hash: string
 }
@@ -46,7 +51,7 @@ export function encodePack (fingerprint: string, { source, index, codeCaches }: 
     fingerprint,
     sourceLength: sourceBytes.length,
     sourceHash: sha256(sourceBytes),
-    codeCaches: codeCaches.map(({ tag, data, hash }) => [tag, data.length, hash]),
+    codeCaches: codeCaches.map(({ tag, runtime, data, hash }) => [tag, data.length, hash, runtime]),
     index
   })
   return Buffer.concat([Buffer.from(header + '\n'), sourceBytes, ...codeCaches.map(({ data }) => data)])
@@ -78,16 +83,22 @@ function decodePack (data: Buffer, fingerprint: string): Pack | null {
   const start = newline + 1
   let end = start + (sourceLength as number)
   const sourceBytes = data.subarray(start, end)
-  const caches = codeCaches.map(([tag, length, hash]) => ({ tag, data: data.subarray(end, (end += length)), hash }))
+  const caches = codeCaches.map(([tag, length, hash, runtime]) => ({ tag, runtime, data: data.subarray(end, (end += length)), hash }))
   if (end !== data.length || sha256(sourceBytes) !== sourceHash) return null
   return { source: sourceBytes.toString('utf8'), index, codeCaches: caches }
 }
 
 /** The code cache this process can use, if the pack has an intact one. */
 export function ownCodeCache (pack: Pack): Buffer | undefined {
-  const tag = cachedDataVersionTag()
-  const own = pack.codeCaches.find((cache) => cache.tag === tag)
+  const own = pack.codeCaches.find(isOwn)
   return own !== undefined && isIntact(own) ? own.data : undefined
+}
+
+/** Node's and V8's versions and the CPU architecture of this process: who may use a code cache it makes. */
+export const thisRuntime = `node ${process.version} v8 ${process.versions.v8} ${process.arch}`
+
+function isOwn (cache: CodeCache): boolean {
+  return cache.tag === cachedDataVersionTag() && cache.runtime === thisRuntime
 }
 
 /**
@@ -95,11 +106,10 @@ export function ownCodeCache (pack: Pack): Buffer | undefined {
  * holds for the very same source under other tags, at most four in all.
  */
 export function codeCachesWith (own: Buffer, source: string, previous: Pack | null): CodeCache[] {
-  const tag = cachedDataVersionTag()
   const others = previous !== null && previous.source === source
-    ? previous.codeCaches.filter((cache) => cache.tag !== tag && isIntact(cache))
+    ? previous.codeCaches.filter((cache) => !isOwn(cache) && isIntact(cache))
     : []
-  return [{ tag, data: own, hash: sha256(own) }, ...others].slice(0, MAX_CODE_CACHES)
+  return [{ tag: cachedDataVersionTag(), runtime: thisRuntime, data: own, hash: sha256(own) }, ...others].slice(0, MAX_CODE_CACHES)
 }
 
 function isIntact (cache: CodeCache): boolean {
@@ -121,7 +131,7 @@ function isIndex (value: unknown): value is PackIndex {
     Number.isSafeInteger(item[1]) && Number.isSafeInteger(item[2]))
 }
 
-function isCodeCacheList (value: unknown): value is Array<[number, number, string]> {
+function isCodeCacheList (value: unknown): value is Array<[number, number, string, string]> {
   return Array.isArray(value) && value.every((item) => Array.isArray(item) && Number.isSafeInteger(item[0]) &&
-    Number.isSafeInteger(item[1]) && item[1] >= 0 && typeof item[2] === 'string')
+    Number.isSafeInteger(item[1]) && item[1] >= 0 && typeof item[2] === 'string' && typeof item[3] === 'string')
 }

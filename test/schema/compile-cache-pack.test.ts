@@ -1,7 +1,8 @@
 /**
  * The pack's V8 code caches: V8 accepts one only in a process of the same V8 version and flags, so a pack keeps one
- * per flag set. Processes started with other flags (`--max-old-space-size`, as services often are) are real child
- * processes here, since a process's flags are fixed when it starts.
+ * per flag set. Processes started with other flags are real child processes here, since a process's flags are fixed
+ * when it starts. The flag sets are `--stack-size` values, which change V8's tag on every Node line tested
+ * (`--max-old-space-size`, as services often use, changes it on Node 20 and 22, not on 24).
  */
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
@@ -37,7 +38,7 @@ function setUp (t: { after: (fn: () => void) => void }): { dir: string, start: (
   }
 }
 
-function pack (dir: string): { file: string, bytes: Buffer, tags: number[], codeCaches: Array<[number, number, string]> } {
+function pack (dir: string): { file: string, bytes: Buffer, tags: number[], codeCaches: Array<[number, number, string, string]> } {
   const [name] = readdirSync(dir).filter((file) => file.endsWith('.pack'))
   const file = path.join(dir, name)
   const bytes = readFileSync(file)
@@ -63,7 +64,7 @@ function tagUnder (flags: string[]): number {
 test('a pack keeps a V8 code cache per flag set, so that processes of other flags stop rewriting it', (t) => {
   const { dir, start } = setUp(t)
   const plain: string[] = []
-  const large = ['--max-old-space-size=3072']
+  const large = ['--stack-size=960']
   start(plain)
   assert.deepEqual(pack(dir).tags, [tagUnder(plain)])
   // a start under other flags finds no code cache of its own: it compiles from source, then adds its own
@@ -78,14 +79,14 @@ test('a pack keeps a V8 code cache per flag set, so that processes of other flag
 
 test('a pack holds the code caches of four flag sets at most, the latest written first', (t) => {
   const { dir, start } = setUp(t)
-  const flagSets = [2048, 2049, 2050, 2051, 2052].map((size) => [`--max-old-space-size=${size}`])
+  const flagSets = [961, 962, 963, 964, 965].map((size) => [`--stack-size=${size}`])
   for (const flags of flagSets) start(flags)
   assert.deepEqual(pack(dir).tags, flagSets.slice(1).reverse().map(tagUnder))
 })
 
 test('new code drops the code caches made for the old code', async (t) => {
   const { dir, start } = setUp(t)
-  start(['--max-old-space-size=3072'])
+  start(['--stack-size=960'])
   start([])
   assert.equal(pack(dir).tags.length, 2)
   // this process's start with another schema: another source, of which only its own code cache is known
@@ -107,4 +108,19 @@ test('a damaged code cache is never given to V8: the code compiles from source a
   const [[tag, newLength, hash]] = rewritten.codeCaches
   assert.equal(tag, v8.cachedDataVersionTag())
   assert.equal(createHash('sha256').update(rewritten.bytes.subarray(rewritten.bytes.length - newLength)).digest('hex'), hash)
+})
+
+test('a code cache made by another Node is never handed to V8, even under the same tag: the code compiles from source', async (t) => {
+  const { dir } = setUp(t)
+  await startHere(dir, 6)
+  const { file, bytes, codeCaches: [[tag, length, hash, runtime]] } = pack(dir)
+  assert.equal(runtime, `node ${process.version} v8 ${process.versions.v8} ${process.arch}`)
+  // the same pack as another Node would have written it with a tag equal to this process's
+  const newline = bytes.indexOf(0x0a)
+  const header = JSON.parse(bytes.toString('utf8', 0, newline))
+  header.codeCaches = [[tag, length, hash, 'node v0.0.1 v8 1.0 x64']]
+  writeFileSync(file, Buffer.concat([Buffer.from(JSON.stringify(header) + '\n'), bytes.subarray(newline + 1)]))
+  await startHere(dir, 6)
+  // the start found no code cache of its own, so it wrote one, first, and kept the other runtime's after it
+  assert.deepEqual(pack(dir).codeCaches.map(([, , , made]) => made), [runtime, 'node v0.0.1 v8 1.0 x64'])
 })
