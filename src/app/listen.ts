@@ -9,6 +9,7 @@ import { kApp } from '../core/symbols'
 import type { Instance } from '../encapsulation/app-state'
 import { startListenHooks } from '../hooks/application-hooks'
 import { bindSecondary, listenOn, localhostAddresses } from './loopback'
+import { checkWriteGathering } from './write-gathering-check'
 import type { Logger } from '../types/logger'
 import type { RawServerBase } from '../types/raw'
 
@@ -92,6 +93,8 @@ export const listenInstanceMethods = {
       if (app.closing) throw new codes.FST_ERR_REOPENED_CLOSE_SERVER()
       if (app.listening) throw new codes.FST_ERR_REOPENED_SERVER()
       await this.ready()
+      // the plain HTTP/1 servers Enclave creates gather pipelined responses' writes, once checked in this process
+      if (!app.options.https && !app.options.http2 && app.options.serverFactory === undefined) await checkWriteGathering(app.logger)
       const { listenTextResolver, ...listenOptions } = options
       const log = (server: RawServerBase): string => {
         const address = formatAddress(server, Boolean(app.options.https))

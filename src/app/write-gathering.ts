@@ -13,6 +13,9 @@
  * kernel has not taken the previous write (the socket's own back-pressure applies as usual); whatever is still kept
  * at the end of the event loop's turn (a response that never finishes, say) goes out then; kept bytes are flushed
  * before the socket ends or is destroyed, so nothing written is lost or reordered.
+ *
+ * None of the socket fields used here is promised by Node: gathering stays off until the start-up check
+ * (write-gathering-check.ts) has seen each of them do what this module expects on a real connection.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { Socket } from 'node:net'
@@ -54,12 +57,30 @@ type GatheringSocket = Socket & InternalSocket & {
   _httpMessage: (ServerResponse & { [kCounted]?: true }) | null
 }
 
+/** The internal socket methods that are missing (not functions) in this Node: gathering cannot work without them. */
+export function missingSocketMethods (): string[] {
+  const methods = { _write: writeNow, _writev: writevNow, _final: finalNow, _destroy: destroyNow }
+  return Object.entries(methods).filter(([, method]) => typeof method !== 'function').map(([name]) => name)
+}
+
+/** Set by the start-up check once it has seen gathering work in this process. */
+let checked = false
+
+export function enableWriteGathering (): void {
+  checked = true
+}
+
 /** Whether the end of this turn of the event loop is scheduled to flush what is still kept. */
 let flushScheduled = false
 const socketsWithKeptWrites: GatheringSocket[] = []
 
-/** Makes one accepted HTTP/1 connection gather its writes (the server's `connection` listener). */
+/** Makes one accepted HTTP/1 connection gather its writes, once checked (the server's `connection` listener). */
 export function gatherWrites (socket: Socket): void {
+  if (checked) startGathering(socket)
+}
+
+/** Makes the connection gather its writes (the start-up check calls it directly, to see it work). */
+export function startGathering (socket: Socket): void {
   const gathering = socket as GatheringSocket
   gathering[kKept] = null
   gathering[kKeptBytes] = 0
