@@ -5,9 +5,12 @@
  * (start-up) in fresh processes, then prints a Markdown table and writes JSON (and docs/performance.md for a full
  * run). `node bench/run.mjs --help` lists the options.
  */
+import { spawnSync } from 'node:child_process'
+import { existsSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { parseOptions, estimateSeconds, sliceSeconds, STARTUP_RUN_SECONDS, USAGE } from './lib/options.mjs'
+import { nodeBinFor } from '../scripts/node-line.mjs'
+import { parseOptions, MAIN_LINE, estimateSeconds, sliceSeconds, STARTUP_RUN_SECONDS, USAGE } from './lib/options.mjs'
 import { startServer, pinSelf, describeMachine, waitForQuiet, LOAD_CORE } from './lib/processes.mjs'
 import { checkServer } from './lib/check.mjs'
 import { closeIdleSockets } from './lib/http-client.mjs'
@@ -182,6 +185,7 @@ async function main () {
     console.log(USAGE)
     return 0
   }
+  if (options.node !== '' && options.node !== process.versions.node.split('.')[0]) return rerunUnder(options.node)
   const started = Date.now()
   options.budget = new TimeBudget(options)
   const pinned = pinSelf(LOAD_CORE)
@@ -216,13 +220,32 @@ async function main () {
   const jsonFile = path.resolve(repoRoot, options.out)
   writeJson(jsonFile, { ...results, checks: withoutBodies(results.checks) })
   log(`results: ${path.relative(repoRoot, jsonFile)}`)
-  if (options.writeDocs) {
-    writePerformanceDoc(path.join(repoRoot, 'docs', 'performance.md'), results)
-    log('updated docs/performance.md')
-  }
+  if (options.writeDocs) publishDocs(options, results)
   log(`done in ${Math.round(results.elapsedSeconds / 60 * 10) / 10} min`)
   const failedChecks = Object.values(results.checks).some((c) => c.failures?.length > 0)
   return failedChecks ? 1 : 0
+}
+
+/** The same command with Node line `line`'s binary: servers and load generator all run on it. */
+function rerunUnder (line) {
+  const node = path.join(nodeBinFor(line), 'node')
+  log(`running the suite under ${node}`)
+  const run = spawnSync(node, process.argv.slice(1), { stdio: 'inherit' })
+  return run.status ?? 2
+}
+
+/**
+ * docs/performance.md: the main line's latest full run, and a section for each other line's latest full run
+ * (bench/results/latest-nodeN.json).
+ */
+function publishDocs (options, results) {
+  const read = (file) => JSON.parse(readFileSync(path.join(repoRoot, 'bench', 'results', file), 'utf8'))
+  const main = options.otherLine ? read('latest.json') : results
+  const others = ['22', '24', '26'].filter((line) => line !== MAIN_LINE)
+    .map((line) => line === options.node ? results : existsSync(path.join(repoRoot, 'bench', 'results', `latest-node${line}.json`)) ? read(`latest-node${line}.json`) : null)
+    .filter((run) => run !== null)
+  writePerformanceDoc(path.join(repoRoot, 'docs', 'performance.md'), main, others)
+  log('updated docs/performance.md')
 }
 
 main().then((code) => { process.exitCode = code }, (error) => {

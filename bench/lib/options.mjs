@@ -17,8 +17,12 @@ const DEFAULTS = {
   maxRetries: 2,
   timeBudget: 1500,
   docs: 'auto',
-  out: ''
+  out: '',
+  node: ''
 }
+
+/** The Node line of the main published run (docs/performance.md): the machines' own. Other lines get a section. */
+export const MAIN_LINE = '20'
 
 const KNOWN_SERVERS = ['enclave', 'fastify', 'fastify5', 'node', 'baseline']
 /** A run that measures all of these (and every scenario, not quick) is a full run: it publishes docs/performance.md. */
@@ -43,7 +47,10 @@ export const USAGE = `Usage: node bench/run.mjs [options]   (or: npm run bench -
   --max-retries N      re-measurements per slice (default 2)
   --time-budget S      re-measure only while the rest of the plan still fits in S seconds (default 1500)
   --docs / --no-docs   write docs/performance.md (default: only for a full, non-quick run)
-  --out FILE           JSON output (default bench/results/latest.json, or quick.json for partial runs)
+  --out FILE           JSON output (default bench/results/latest.json, or quick.json for partial runs; a full run
+                       under --node N: latest-nodeN.json)
+  --node N             run the whole suite (servers and load generator) under Node line N, fetched by
+                       scripts/node-line.mjs (22, 24); a full run adds an "On Node N" section to docs/performance.md
 Environment: BENCH_QUICK=1, BENCH_SCENARIOS, BENCH_SERVERS, BENCH_ROUNDS, BENCH_DURATION, BENCH_WARMUP, …`
 
 function envName (key) {
@@ -83,7 +90,9 @@ export function parseOptions (argv = process.argv.slice(2), env = process.env) {
   if (unknownServer) throw new Error(`unknown server "${unknownServer}"`)
   const complete = !quick && options.scenarios.length === 6 && FULL_SET.every((s) => options.servers.includes(s))
   options.writeDocs = options.docs === 'auto' ? complete : options.docs === 'yes'
-  if (!options.out) options.out = complete ? 'bench/results/latest.json' : 'bench/results/quick.json'
+  if (options.node !== '' && !/^\d+$/.test(options.node)) throw new Error('--node must be a Node major version, such as 24')
+  options.otherLine = options.node !== '' && options.node !== MAIN_LINE
+  if (!options.out) options.out = !complete ? 'bench/results/quick.json' : options.otherLine ? `bench/results/latest-node${options.node}.json` : 'bench/results/latest.json'
   return options
 }
 

@@ -14,7 +14,7 @@ import { once } from 'node:events'
 import type { Logger } from '../types/logger'
 import { countRequest, enableWriteGathering, missingSocketMethods, startGathering } from './write-gathering'
 
-/** How long the check's exchange may take before gathering is left off (it takes ~2 ms). */
+/** How long the check's exchange may take before gathering is left off (it takes a few milliseconds). */
 const CHECK_TIMEOUT_MS = 2000
 
 /** Null when gathering works in this process, else why it is off. */
