@@ -35,11 +35,13 @@ export function joinPrefix (parent: string, prefix: unknown): string {
  * onRegister hooks receive as theirs, as in Fastify: plugins that map the tree read its current plugin).
  */
 function override (this: unknown, parent: Instance, fn: PluginFunction, opts: RegisterOptions | undefined): Instance {
-  const name = getPluginName(fn, opts)
-  warnIfMixedStyles(fn[kRegisteredFunction] ?? fn)
-  checkPluginMeta(parent, fn, name)
-  const parentContext = parent[kPluginContext]
+  const registered = fn[kRegisteredFunction] ?? fn
+  const name = getPluginName(registered)
+  warnIfMixedStyles(registered)
   const declaredName = metaName(fn)
+  // errors about its metadata name the plugin by its metadata's name, as Fastify's do
+  checkPluginMeta(parent, fn, declaredName ?? name)
+  const parentContext = parent[kPluginContext]
   if (declaredName !== undefined) parentContext.registeredPlugins.push(declaredName)
   if (skipsOverride(fn)) {
     // as in Fastify, a non-encapsulated plugin joins the name chain of the context it loads into

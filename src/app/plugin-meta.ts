@@ -27,12 +27,16 @@ export type PluginFunction = AnyFn & {
   [kRegisteredFunction]?: PluginFunction
 }
 
-export function getPluginName (fn: PluginFunction, opts?: { name?: unknown }): string {
-  const meta = fn[kPluginMeta]
-  if (meta?.name) return meta.name
+/**
+ * The name a plugin goes by in its context's name chain (`pluginName`, `hasPlugin`), as Fastify 4 names it: its
+ * display name (what `fastify-plugin` sets from its `name`), else the file of the CommonJS module whose export it is
+ * (plugin-tree tools show where a plugin comes from), else its function name, else the start of its source.
+ */
+export function getPluginName (fn: PluginFunction): string {
   const displayName = fn[kDisplayName]
-  if (typeof displayName === 'string') return displayName
-  if (opts?.name) return opts.name as string
+  if (displayName) return String(displayName)
+  const file = moduleExporting(fn)
+  if (file !== undefined) return file
   if (fn.name) return fn.name
   return fn.toString().split('\n').slice(0, 2).map((s: string) => s.trim()).join(' -- ')
 }

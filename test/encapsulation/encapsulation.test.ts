@@ -1,7 +1,9 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import fp from 'fastify-plugin'
-import { enclave } from '../helpers'
+import { writeFileSync } from 'node:fs'
+import path from 'node:path'
+import { enclave, temporaryDir } from '../helpers'
 
 /** The spec's section 4 app: root decorates `answer`; /one and /two are sibling contexts; /three is /two's child. */
 function visibilityApp (wrapGrandchild: boolean): any {
@@ -251,6 +253,22 @@ test('plugin names: display-name symbol, fp name, function name; hasPlugin and p
   // an fp plugin runs in its parent's instance: its name joins that instance's chain
   assert.match(names.fpInner, /fp-named$/)
   assert.match(app.pluginName, / -> fp-named$/)
+  await app.close()
+})
+
+test('a plugin that is the export of a module goes by that module\'s file, before its function or metadata name', async (t) => {
+  const dir = temporaryDir(t)
+  const file = path.join(dir, 'routes-plugin.js')
+  writeFileSync(file, `function fileExport (instance, opts, done) { opts.seen.push(instance.pluginName); done() }
+fileExport[Symbol.for('plugin-meta')] = { name: 'meta-name' }
+module.exports = fileExport`)
+  const seen: string[] = []
+  const app = enclave()
+  app.register(require(file), { seen })
+  // the registration's name option names nothing: the function's own name is used
+  app.register(function optionless (_instance: any, opts: any, done: () => void) { seen.push(_instance.pluginName); done() }, { name: 'ignored', seen } as any)
+  await app.ready()
+  assert.deepEqual(seen, [file, 'optionless'])
   await app.close()
 })
 
