@@ -44,7 +44,8 @@ test('the package publishes the bundle, its command and the type declarations, n
   const [{ files }] = JSON.parse(execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] })) as Array<{ files: Array<{ path: string }> }>
   const published = new Set(files.map((file) => file.path))
   const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'))
-  for (const file of [pkg.main, pkg.types, pkg.bin.enclave, pkg.exports['.'].default, pkg.exports['.'].types]) {
+  const oldTypeScript: string[] = Object.values(pkg.typesVersions).flatMap((paths) => Object.values(paths as Record<string, string[]>).flat())
+  for (const file of [pkg.main, pkg.types, pkg.bin.enclave, pkg.exports['.'].default, pkg.exports['.'].types, pkg.exports['.']['types@<5.4'], ...oldTypeScript]) {
     assert.ok(published.has(file.replace(/^\.\//, '')), `${file} is published`)
   }
   assert.deepEqual([...published].filter((file) => file.startsWith('dist/src/') && !file.endsWith('.d.ts')), [])

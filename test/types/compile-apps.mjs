@@ -1,17 +1,19 @@
 // The second half of `npm run typecheck` (after `npm run build`): compiles the typed applications against Enclave's
-// built declarations as a user's install resolves them, with `skipLibCheck: false`.
+// built declarations as a user's install resolves them, with the TypeScript the repository builds with and with the
+// oldest one Enclave supports (5.0, the devDependency `typescript50`), both with `skipLibCheck: false`.
 //   test/types/app/  CommonJS, moduleResolution node10; `paths` map `fastify` and `enclave` to the package directory
 //                    (so that the plugins' own .d.ts files reach Enclave too), read through its package.json
 //   test/types/esm/  an ES module package under NodeNext; node_modules/fastify is a link to the package directory,
 //                    made here, as `"fastify": "npm:enclave@..."` installs it (resolved through `exports`)
+// TypeScript 5.0 to 5.3 read declarations/typescript-5.0.d.ts (package.json `typesVersions`, `types@<5.4`).
 import { execFileSync } from 'node:child_process'
-import { existsSync, lstatSync, mkdirSync, readFileSync, readlinkSync, symlinkSync, unlinkSync } from 'node:fs'
+import { existsSync, lstatSync, mkdirSync, readFileSync, readlinkSync, realpathSync, symlinkSync, unlinkSync } from 'node:fs'
 import { dirname, join, relative, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..')
 const apps = ['test/types/app', 'test/types/esm']
-const compilers = ['typescript']
+const compilers = ['typescript', 'typescript50']
 
 /** node_modules/fastify of the ES module app → the repository, as an alias install puts the package there. */
 function linkPackage (app) {
@@ -32,6 +34,13 @@ function isLink (file) {
 
 function version (compiler) {
   return JSON.parse(readFileSync(join(root, 'node_modules', compiler, 'package.json'), 'utf8')).version
+}
+
+// npm links one `tsc` for both compilers; `npm install` may leave it on 5.0, which cannot build Enclave's sources.
+const tscBin = realpathSync(join(root, 'node_modules', '.bin', 'tsc'))
+if (!tscBin.startsWith(join(root, 'node_modules', 'typescript') + '/')) {
+  console.error(`node_modules/.bin/tsc is ${relative(root, tscBin)}, not the typescript package; run \`npm ci\``)
+  process.exit(1)
 }
 
 linkPackage('test/types/esm')
