@@ -6,7 +6,9 @@ import { fileURLToPath } from 'node:url'
 export const conformanceDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 export const repoRoot = path.resolve(conformanceDir, '..')
 export const enclaveEntry = path.join(repoRoot, 'dist', 'enclave.js')
-export const enclaveTypes = path.join(repoRoot, 'dist', 'src', 'index.d.ts')
+/** The package's types entry (`export =`, as Fastify's), and the module of all its types that tsc emits from src/. */
+export const enclaveTypes = path.join(repoRoot, 'declarations', 'enclave.d.ts')
+export const enclaveTypesModule = path.join(repoRoot, 'dist', 'src', 'index.d.ts')
 /**
  * This checkout, in the names of the test trees made in the cache: two checkouts (git worktrees) sharing the cache
  * never run each other's build or remove a tree in use.

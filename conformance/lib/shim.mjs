@@ -10,7 +10,7 @@ import { cpSync, existsSync, readdirSync, readFileSync, mkdirSync, symlinkSync, 
 import { createRequire } from 'node:module'
 import path from 'node:path'
 import { unpack } from './cache.mjs'
-import { enclaveEntry, enclaveTypes } from './paths.mjs'
+import { enclaveEntry, enclaveTypes, enclaveTypesModule } from './paths.mjs'
 
 function dependsOn (packageDir, name) {
   const file = path.join(packageDir, 'package.json')
@@ -54,28 +54,25 @@ function relativeSpecifier (from, to) {
   return specifier.startsWith('.') ? specifier : `./${specifier}`
 }
 
-/**
- * The type shim. Enclave's declarations use ES exports (`export default` + named); Fastify's use `export =`,
- * which only `import x = require()` can re-export.
- */
+/** The type shim. Both targets' entries use `export =`, which only `import x = require()` can re-export. */
 function typesShim (tree, target) {
-  const specifier = relativeSpecifier(tree, target.types.replace(/\.d\.ts$/, ''))
-  return target.typesExportAssignment
-    ? `import fastify = require('${specifier}')\nexport = fastify\n`
-    : `export * from '${specifier}'\nexport { default } from '${specifier}'\n`
+  return `import fastify = require('${relativeSpecifier(tree, target.types.replace(/\.d\.ts$/, ''))}')\nexport = fastify\n`
 }
 
-/** `types/<concern>.d.ts` → the target's declarations of that concern (Fastify), or all of its public types (Enclave). */
+/**
+ * `types/<concern>.d.ts` → the target's declarations of that concern (Fastify), or the ES module of all its public
+ * types (Enclave's `typesModule`: `export *` cannot re-export an `export =` entry).
+ */
 function shimTypeFolder (tree, target) {
   const folder = path.join(tree, 'types')
   for (const name of readdirSync(folder).filter((file) => file.endsWith('.d.ts'))) {
-    const source = target.typesFolder ? path.join(target.typesFolder, name) : target.types
+    const source = target.typesFolder ? path.join(target.typesFolder, name) : target.typesModule
     writeFileSync(path.join(folder, name), `export * from '${relativeSpecifier(folder, source.replace(/\.d\.ts$/, ''))}'\n`)
   }
 }
 
 /**
- * Unpacks `tarball` into `tree` and points its entry at `target` ({ main, types, typesExportAssignment, typesFolder?,
+ * Unpacks `tarball` into `tree` and points its entry at `target` ({ main, types, typesFolder? or typesModule?,
  * shared? }).
  * `module.exports = require(...)` is the form Node's CommonJS lexer follows, so ESM named imports work too.
  */
@@ -128,7 +125,6 @@ export function preparePristine (tarball, dir, dependencies) {
   return {
     main: path.join(dir, 'fastify.js'),
     types: path.join(dir, 'fastify.d.ts'),
-    typesExportAssignment: true,
     typesFolder: path.join(dir, 'types')
   }
 }
@@ -142,5 +138,5 @@ export function preparePristine (tarball, dir, dependencies) {
 export function enclaveTarget ({ compileCache = false } = {}) {
   const enclaveCopy = (name) => path.dirname(createRequire(enclaveEntry).resolve(`${name}/package.json`))
   const shared = { ajv: enclaveCopy('ajv'), pino: enclaveCopy('pino') }
-  return { main: enclaveEntry, types: enclaveTypes, typesExportAssignment: false, shared, compileCache }
+  return { main: enclaveEntry, types: enclaveTypes, typesModule: enclaveTypesModule, shared, compileCache }
 }
