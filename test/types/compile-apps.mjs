@@ -1,19 +1,24 @@
 // The second half of `npm run typecheck` (after `npm run build`): compiles the typed applications against Enclave's
 // built declarations as a user's install resolves them, with the TypeScript the repository builds with and with the
-// oldest one Enclave supports (5.0, the devDependency `typescript50`), both with `skipLibCheck: false`.
+// oldest one Enclave supports (5.0.4, pinned below and fetched once into a cache folder by
+// scripts/pinned-package.mjs: as a devDependency it would race the current TypeScript for `node_modules/.bin/tsc`),
+// both with `skipLibCheck: false`.
 //   test/types/app/  CommonJS, moduleResolution node10; `paths` map `fastify` and `enclave` to the package directory
 //                    (so that the plugins' own .d.ts files reach Enclave too), read through its package.json
 //   test/types/esm/  an ES module package under NodeNext; node_modules/fastify is a link to the package directory,
 //                    made here, as `"fastify": "npm:enclave@..."` installs it (resolved through `exports`)
 // TypeScript 5.0 to 5.3 read declarations/typescript-5.0.d.ts (package.json `typesVersions`, `types@<5.4`).
 import { execFileSync } from 'node:child_process'
-import { existsSync, lstatSync, mkdirSync, readFileSync, readlinkSync, realpathSync, symlinkSync, unlinkSync } from 'node:fs'
+import { existsSync, lstatSync, mkdirSync, readFileSync, readlinkSync, symlinkSync, unlinkSync } from 'node:fs'
 import { dirname, join, relative, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { pinnedPackage } from '../../scripts/pinned-package.mjs'
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..')
 const apps = ['test/types/app', 'test/types/esm']
-const compilers = ['typescript', 'typescript50']
+/** The oldest TypeScript Enclave's types support, as Fastify 4.29.1's do. */
+const OLDEST_TYPESCRIPT = { name: 'typescript', version: '5.0.4', integrity: 'sha512-cW9T5W9xY37cc+jfEnaUvX91foxtHkza3Nw3wkoF4sSlKn0MONdkdEndig/qPBWXNkmplh3NzayQzCiHM4/hqw==' }
+const compilers = [join(root, 'node_modules', 'typescript'), pinnedPackage(OLDEST_TYPESCRIPT)]
 
 /** node_modules/fastify of the ES module app → the repository, as an alias install puts the package there. */
 function linkPackage (app) {
@@ -33,14 +38,7 @@ function isLink (file) {
 }
 
 function version (compiler) {
-  return JSON.parse(readFileSync(join(root, 'node_modules', compiler, 'package.json'), 'utf8')).version
-}
-
-// npm links one `tsc` for both compilers; `npm install` may leave it on 5.0, which cannot build Enclave's sources.
-const tscBin = realpathSync(join(root, 'node_modules', '.bin', 'tsc'))
-if (!tscBin.startsWith(join(root, 'node_modules', 'typescript') + '/')) {
-  console.error(`node_modules/.bin/tsc is ${relative(root, tscBin)}, not the typescript package; run \`npm ci\``)
-  process.exit(1)
+  return JSON.parse(readFileSync(join(compiler, 'package.json'), 'utf8')).version
 }
 
 linkPackage('test/types/esm')
@@ -49,7 +47,7 @@ for (const compiler of compilers) {
   for (const app of apps) {
     const label = `${app} with TypeScript ${version(compiler)}`
     try {
-      execFileSync(process.execPath, [join(root, 'node_modules', compiler, 'bin', 'tsc'), '-p', join(root, app, 'tsconfig.json')], { cwd: root, encoding: 'utf8' })
+      execFileSync(process.execPath, [join(compiler, 'bin', 'tsc'), '-p', join(root, app, 'tsconfig.json')], { cwd: root, encoding: 'utf8' })
       console.log(`ok: ${label}`)
     } catch (err) {
       failed = true
