@@ -92,13 +92,11 @@ export const listenInstanceMethods = {
     const promise = (async () => {
       if (app.closing) throw new codes.FST_ERR_REOPENED_CLOSE_SERVER()
       if (app.listening) throw new codes.FST_ERR_REOPENED_SERVER()
-      // the plain HTTP/1 servers Enclave creates gather pipelined responses' writes, once checked in this process:
-      // the check's round trip overlaps ready()
-      const gathering = !app.options.https && !app.options.http2 && app.options.serverFactory === undefined
-        ? checkWriteGathering(app.logger)
-        : undefined
+      // the socket internals that write gathering and the answer to malformed HTTP rely on, checked once in this
+      // process: the check's round trip overlaps ready()
+      const checked = checkWriteGathering(app.logger)
       await this.ready()
-      await gathering
+      await checked
       const { listenTextResolver, ...listenOptions } = options
       const log = (server: RawServerBase): string => {
         const address = formatAddress(server, Boolean(app.options.https))

@@ -13,14 +13,12 @@ import type { AppState, Instance, RawHandler } from '../encapsulation/app-state'
 import type { Logger } from '../types/logger'
 import type { RawServerBase } from '../types/raw'
 import type { NormalizedOptions } from './options'
-import { countRequest, gatherWrites } from './write-gathering'
+import { countRequest, gatherWrites, responseWritingOn } from './write-gathering'
 
 // loaded by the applications that serve HTTPS or HTTP/2 only
 const loadHttps = lazyModule(() => require('node:https') as typeof https)
 const loadHttp2 = lazyModule(() => require('node:http2') as typeof http2)
 
-/** The socket of a malformed request, with the response Node may already be writing on it. */
-type ClientSocket = Socket & { _httpMessage?: http.ServerResponse | null }
 
 /** Fastify 4's answers to malformed HTTP, by Node's error code: status, message, and the label of the trace line. */
 const clientErrors: Record<string, [number, string, string]> = {
@@ -32,14 +30,15 @@ const clientErrors: Record<string, [number, string, string]> = {
  * The default `clientErrorHandler`, called with the application's root instance as `this`: answers malformed HTTP
  * (before any request object exists) with Fastify 4's JSON 400, 408 or 431, then destroys the socket.
  */
-function onClientError (this: Instance, err: NodeJS.ErrnoException, socket: ClientSocket): void {
+function onClientError (this: Instance, err: NodeJS.ErrnoException, socket: Socket): void {
   if (err.code === 'ECONNRESET' || socket.destroyed) return
   const [status, message, label] = clientErrors[err.code ?? ''] ?? [400, 'Client Error', 'error']
   ;(this.log as Logger).trace({ err }, `client ${label}`)
   // Bytes after a complete request that is still being answered (pipelined garbage, or a body longer than its
   // Content-Length): a 400 now would interleave with or replace that response, so it comes once that one is written.
   // (A request cut off mid-way, by a timeout or a malformed body, is answered at once: its response would never come.)
-  const inFlight = socket._httpMessage
+  // (known where the start-up check saw Node name a socket's response; unknown, the answer goes out at once)
+  const inFlight = responseWritingOn(socket)
   if (inFlight !== null && inFlight !== undefined && inFlight.req?.complete === true && !inFlight.writableFinished) {
     // prepended: Node's own 'finish' listener may end a `Connection: close` socket first (Node 24 does)
     inFlight.prependOnceListener('finish', () => answerClientError(socket, err, status, message))
@@ -49,7 +48,7 @@ function onClientError (this: Instance, err: NodeJS.ErrnoException, socket: Clie
 }
 
 /** Writes the error answer (when the socket can still take it), then destroys the socket, as Fastify does. */
-function answerClientError (socket: ClientSocket, err: Error, status: number, message: string): void {
+function answerClientError (socket: Socket, err: Error, status: number, message: string): void {
   if (socket.writable) {
     const body = earlyErrorBody(status, message)
     socket.write(`HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nContent-Type: application/json\r\n\r\n${body}`)

@@ -1,7 +1,8 @@
 /**
  * The start-up check of write gathering (write-gathering.ts), which leans on socket fields Node does not promise and
  * has changed between lines: the `_write`, `_writev`, `_final` and `_destroy` methods, the libuv queue size
- * (`_handle.writeQueueSize`) and the response a connection is writing (`_httpMessage`).
+ * (`_handle.writeQueueSize`) and the response a connection is writing (`_httpMessage`, which the answer to
+ * malformed HTTP also reads, server.ts: without it, that answer goes out at once instead of after the response).
  *
  * Once per process, before the first server listens, two pipelined requests cross a real loopback connection to a
  * bare `node:http` server that gathers its writes: each of those fields must be there and mean what the module
@@ -12,10 +13,12 @@ import http from 'node:http'
 import net, { type AddressInfo } from 'node:net'
 import { once } from 'node:events'
 import type { Logger } from '../types/logger'
-import { countRequest, enableWriteGathering, missingSocketMethods, startGathering } from './write-gathering'
+import { countRequest, enableWriteGathering, missingSocketMethods, startGathering, trustResponseNaming } from './write-gathering'
 
 /** How long the check's exchange may take before gathering is left off (it takes a few milliseconds). */
 const CHECK_TIMEOUT_MS = 2000
+
+const UNNAMED_RESPONSE = 'a socket does not name the response writing on it (_httpMessage)'
 
 /** Null when gathering works in this process, else why it is off. */
 let verdict: Promise<string | null> | null = null
@@ -41,7 +44,11 @@ async function runCheck (): Promise<string | null> {
   const server = http.createServer((req, res) => {
     countRequest(req)
     // the first request's response owns the connection at once; the second's waits for it (no socket yet)
-    if (req.url === '/first') findings.push(...socketFindings(res))
+    if (req.url === '/first') {
+      const found = socketFindings(res)
+      if (!found.includes(UNNAMED_RESPONSE)) trustResponseNaming()
+      findings.push(...found)
+    }
     res.setHeader('content-length', Buffer.byteLength(req.url!))
     res.end(req.url)
   })
@@ -66,7 +73,7 @@ async function runCheck (): Promise<string | null> {
 function socketFindings (res: http.ServerResponse): string[] {
   const socket = res.socket as (net.Socket & { _httpMessage?: unknown, _handle?: { writeQueueSize?: unknown } | null }) | null
   const findings: string[] = []
-  if (socket?._httpMessage !== res) findings.push('a socket does not name the response writing on it (_httpMessage)')
+  if (socket?._httpMessage !== res) findings.push(UNNAMED_RESPONSE)
   if (typeof socket?._handle?.writeQueueSize !== 'number') findings.push('a socket handle has no writeQueueSize')
   return findings
 }

@@ -70,6 +70,18 @@ export function enableWriteGathering (): void {
   checked = true
 }
 
+/** Set by the start-up check once it has seen a socket name the response writing on it (`_httpMessage`). */
+let responsesNamed = false
+
+export function trustResponseNaming (): void {
+  responsesNamed = true
+}
+
+/** The response writing on `socket` now, where the start-up check saw Node name it; else null (unknown). */
+export function responseWritingOn (socket: Socket): ServerResponse | null {
+  return responsesNamed ? (socket as GatheringSocket)._httpMessage ?? null : null
+}
+
 /** Whether the end of this turn of the event loop is scheduled to flush what is still kept. */
 let flushScheduled = false
 const socketsWithKeptWrites: GatheringSocket[] = []
