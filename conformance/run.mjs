@@ -1,9 +1,9 @@
 /**
- * The conformance runner (`npm run conformance`): fastify@4.29.1's own tests run on Enclave's build. Fetches and
- * checks Fastify's package into a cache outside the repository, points its entry at the framework under test,
- * runs the kept test files (and the tsd type tests as the `types` area), reports per file and per area, and in
- * `--ci` mode holds the results to conformance/expectations.txt. `--help` lists the options; docs/conformance.md
- * explains the rest.
+ * The conformance runner (`npm run conformance`): fastify@4.29.1's own tests run on Enclave's build (or, with
+ * `--fastify 5`, fastify@5.12.8's: conformance/lib/levels.mjs). Fetches and checks Fastify's package into a cache
+ * outside the repository, points its entry at the framework under test, runs the kept test files (and, for 4.29.1,
+ * the tsd type tests as the `types` area), reports per file and per area, and in `--ci` mode holds the results to
+ * the level's expectations file. `--help` lists the options; docs/conformance.md explains the rest.
  */
 import { existsSync, mkdirSync } from 'node:fs'
 import path from 'node:path'
@@ -18,13 +18,14 @@ import { runTypeTests } from './lib/type-tests.mjs'
 import { summarize, renderMarkdown, renderConsole, writeJson, writeText } from './lib/report.mjs'
 import { checkExpectations, printGate, updateExpectations } from './lib/expectations.mjs'
 import { checkoutId, enclaveEntry, log } from './lib/paths.mjs'
+import { nodeArgsFor } from './lib/levels.mjs'
 
 function prepare (options) {
   if (!options.self && !existsSync(enclaveEntry)) throw new Error(`${enclaveEntry} is missing: run \`npm run build\` first`)
-  const dir = cacheDir()
+  const dir = cacheDir(process.env, options.level)
   mkdirSync(dir, { recursive: true })
-  const tarball = fetchTarball(dir)
-  const dependencies = installDependencies(dir)
+  const tarball = fetchTarball(dir, options.level)
+  const dependencies = installDependencies(dir, options.level)
   const fastify = preparePristine(tarball, path.join(dir, 'fastify'), dependencies)
   const enclave = enclaveTarget({ compileCache: options.compileCache })
   // A tree for each target and checkout, fresh every run: some tests write files beside themselves.
@@ -34,16 +35,17 @@ function prepare (options) {
 }
 
 async function runTestFiles (options, { dir, tree, selfTree }) {
-  const files = selectFiles(tree, options.filePattern)
-  const skipsFor = loadSkippedTests()
+  const { level } = options
+  const files = selectFiles(tree, options.filePattern, level)
+  const skipsFor = loadSkippedTests(level)
   const selfList = new SelfTestList(dir)
   const areaOf = new Map(files.map(({ file, area }) => [file, area]))
-  const runOptions = (file) => ({ skips: skipsFor(file), grep: options.grep, timeoutSeconds: options.timeoutSeconds })
+  const fileOptions = (file, grep) => ({ skips: skipsFor(file), grep, timeoutSeconds: options.timeoutSeconds, nodeArgs: nodeArgsFor(level, grep) })
+  const runOptions = (file) => fileOptions(file, options.grep)
   let builtSelfTree = null
-  const runOnSelf = options.self
-    ? null
-    : (file) => runFile(builtSelfTree ??= selfTree(), file, { skips: skipsFor(file), timeoutSeconds: options.timeoutSeconds })
-  log(`running ${files.length} test files of fastify@4.29.1 on ${options.self ? 'fastify@4.29.1 itself (--self)' : 'Enclave'}, ${options.jobs} at a time`)
+  const runOnSelf = options.self ? null : (file) => runFile(builtSelfTree ??= selfTree(), file, fileOptions(file))
+  const name = `fastify@${level.version}`
+  log(`running ${files.length} test files of ${name} on ${options.self ? `${name} itself (--self)` : 'Enclave'}, ${options.jobs} at a time`)
   const runs = await runFiles(tree, files.map(({ file }) => file), {
     jobs: options.jobs,
     optionsFor: runOptions,
@@ -72,7 +74,7 @@ async function main () {
   const prepared = prepare(options)
   const files = options.tests ? await runTestFiles(options, prepared) : []
   const types = options.types && !options.grep ? await runTypeTests(prepared.tree, options.filePattern) : null
-  const summary = summarize(files, types, { self: options.self, seconds: (Date.now() - started) / 1000 })
+  const summary = summarize(files, types, { self: options.self, seconds: (Date.now() - started) / 1000, version: options.level.version })
   if (options.json) writeJson(options.json, summary)
   if (options.markdown) writeText(options.markdown, renderMarkdown(summary))
   process.stdout.write(renderConsole(summary))
@@ -83,7 +85,7 @@ async function main () {
     if (!perfect) log('--self must pass 100%: a failure here is a runner or skip-list problem, not Enclave\'s')
     return perfect ? 0 : 1
   }
-  const gate = checkExpectations(summary, options)
+  const gate = checkExpectations(summary, options, options.level.expectations)
   printGate(gate)
   if (options.updateExpectations) updateExpectations(gate)
   closing()

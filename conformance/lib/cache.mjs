@@ -1,7 +1,8 @@
 /**
  * The cache outside the repository that holds Fastify's package: the tarball from `npm pack` (checked against
- * the integrity kept in conformance/fastify.json), its unpacked pristine copy, and the test dependencies
- * installed from conformance/deps/package-lock.json. Nothing here is ever written inside the repository.
+ * the integrity kept in the level's pin, conformance/fastify.json or fastify-5.json), its unpacked pristine copy, and
+ * the test dependencies installed from the level's conformance/deps (or deps5) package-lock.json. Nothing here is ever written
+ * inside the repository.
  */
 import { execFileSync } from 'node:child_process'
 import { createHash } from 'node:crypto'
@@ -9,15 +10,13 @@ import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } fr
 import os from 'node:os'
 import path from 'node:path'
 import { conformanceDir, log } from './paths.mjs'
-
-const pinned = JSON.parse(readFileSync(path.join(conformanceDir, 'fastify.json'), 'utf8'))
-export const FASTIFY_VERSION = pinned.version
+import { DEFAULT_LEVEL } from './levels.mjs'
 
 /** `$ENCLAVE_CONFORMANCE_CACHE`, else `${XDG_CACHE_HOME:-~/.cache}/enclave-conformance`, one folder a version. */
-export function cacheDir (env = process.env) {
+export function cacheDir (env = process.env, level = DEFAULT_LEVEL) {
   const root = env.ENCLAVE_CONFORMANCE_CACHE ||
     path.join(env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache'), 'enclave-conformance')
-  return path.join(root, `fastify-${FASTIFY_VERSION}`)
+  return path.join(root, `fastify-${level.version}`)
 }
 
 function sri (file) {
@@ -52,9 +51,9 @@ export function fetchPackage (dir, name, version, integrity) {
   return tarball
 }
 
-/** Fastify's tarball, checked against conformance/fastify.json. */
-export function fetchTarball (dir) {
-  return fetchPackage(dir, 'fastify', FASTIFY_VERSION, pinned.integrity)
+/** The level's Fastify tarball, checked against its pin (conformance/fastify.json for 4.29.1). */
+export function fetchTarball (dir, level = DEFAULT_LEVEL) {
+  return fetchPackage(dir, 'fastify', level.version, level.integrity)
 }
 
 /** A fresh copy of the package in `target` (the tarball's `package/` folder unpacked there). */
@@ -64,10 +63,10 @@ export function unpack (tarball, target) {
   execFileSync('tar', ['-xzf', tarball, '-C', target, '--strip-components=1'])
 }
 
-/** `npm ci` of conformance/deps into the cache, redone only when the lockfile changed. */
-export function installDependencies (dir) {
+/** `npm ci` of the level's conformance/deps (deps5) into the cache, redone only when the lockfile changed. */
+export function installDependencies (dir, level = DEFAULT_LEVEL) {
   const depsDir = path.join(dir, 'deps')
-  const source = path.join(conformanceDir, 'deps')
+  const source = path.join(conformanceDir, level.deps)
   const lock = readFileSync(path.join(source, 'package-lock.json'))
   const stamp = createHash('sha256').update(lock).digest('hex')
   const stampFile = path.join(depsDir, '.installed-lock-sha256')

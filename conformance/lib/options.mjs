@@ -1,9 +1,12 @@
 /** Command-line options of `conformance/run.mjs` (`npm run conformance -- [options]`). */
 import { parseArgs } from 'node:util'
+import { levelOf } from './levels.mjs'
 
 export const USAGE = `Usage: npm run conformance -- [options]   (or: node conformance/run.mjs [options])
 Runs fastify@4.29.1's own tests (the kept public-behaviour files, and its tsd type tests) on Enclave's build.
-  --self                  run them on the real fastify 4.29.1 instead (must pass 100%: proves runner and skip list)
+  --fastify <4|5>         whose suite: 4 (fastify@4.29.1, the default) or 5 (fastify@5.12.8's node:test files,
+                          with its own lists conformance/*-5.txt; its type tests are not run: --no-types implied)
+  --self                  run them on the real fastify instead (must pass 100%: proves runner and skip list)
   --file <regex>          only the test files whose path (test/...) matches
   --grep <regex>          only the top-level tests whose name matches (tap's TAP_GREP)
   --json <path>           write per-file and per-test results as JSON
@@ -14,7 +17,7 @@ Runs fastify@4.29.1's own tests (the kept public-behaviour files, and its tsd ty
   --types-only            run only the types area
   --compile-cache         give every application a compile cache (compileCache: { dir }, one directory per test
                           process), so that the tests also run through it: first starts write, later ones load
-  --ci                    gate: exit 1 when a test not in conformance/expectations.txt fails, or a file crashes
+  --ci                    gate: exit 1 when a test not in conformance/expectations.txt (-5.txt) fails, or a file crashes
                           or hangs in a way not listed there; listed tests that now pass are printed
   --update-expectations   remove from conformance/expectations.txt the entries that now pass (it only shrinks)
   --help                  this text
@@ -68,10 +71,13 @@ export function commonOptions (values, patterns = {}) {
 
 export function parseOptions (argv = process.argv.slice(2)) {
   const values = parseValues(argv, {
+    fastify: { type: 'string', default: '4' },
     'no-types': { type: 'boolean', default: false },
     'types-only': { type: 'boolean', default: false }
   })
-  const options = { ...commonOptions(values), tests: !values['types-only'], types: !values['no-types'] }
+  const level = levelOf(values.fastify)
+  if (!level.types && values['types-only']) throw new Error(`--types-only: the type tests of fastify@${level.version} are not run`)
+  const options = { ...commonOptions(values), level, tests: !values['types-only'], types: level.types && !values['no-types'] }
   if (!options.tests && !options.types) throw new Error('--no-types and --types-only exclude each other')
   return options
 }

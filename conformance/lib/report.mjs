@@ -2,6 +2,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { AREAS } from './selection.mjs'
+import { DEFAULT_LEVEL } from './levels.mjs'
 
 const percent = (passed, kept) => kept === 0 ? '–' : `${(Math.floor(passed / kept * 1000) / 10).toFixed(1)}%`
 
@@ -12,8 +13,8 @@ function addCounts (into, counts) {
 
 const emptyCounts = () => ({ files: 0, kept: 0, passed: 0, failed: 0, lost: 0, skipped: 0, excluded: 0, errors: 0 })
 
-/** `{ target, seconds, areas, total, files, brokenFiles, types }`, the JSON written by --json. */
-export function summarize (files, types, { self, seconds }) {
+/** `{ version, target, seconds, areas, total, files, brokenFiles, types }`, the JSON written by --json. */
+export function summarize (files, types, { self, seconds, version = DEFAULT_LEVEL.version }) {
   const areas = Object.fromEntries(AREAS.map((area) => [area, emptyCounts()]))
   const total = emptyCounts()
   for (const file of files) {
@@ -21,7 +22,8 @@ export function summarize (files, types, { self, seconds }) {
     addCounts(total, { files: 1, ...file.counts })
   }
   return {
-    target: self ? 'fastify@4.29.1 (--self)' : 'enclave',
+    version,
+    target: self ? `fastify@${version} (--self)` : 'enclave',
     seconds: Math.round(seconds),
     areas,
     total,
@@ -42,7 +44,7 @@ function areaRows (summary) {
 
 export function renderMarkdown (summary) {
   const lines = [
-    `# Fastify 4.29.1's tests on ${summary.target}`,
+    `# Fastify ${summary.version}'s tests on ${summary.target}`,
     '',
     `${summary.total.files} files, ${summary.total.kept} kept tests (top-level tests of each file; ${summary.total.excluded} skipped as reading Fastify's private modules, ${summary.total.skipped} skipped by the tests themselves), ${summary.seconds} s.`,
     '',
@@ -72,7 +74,7 @@ export function renderMarkdown (summary) {
 }
 
 export function renderConsole (summary) {
-  const lines = ['', `fastify@4.29.1's tests on ${summary.target} (${summary.seconds} s)`, '']
+  const lines = ['', `fastify@${summary.version}'s tests on ${summary.target} (${summary.seconds} s)`, '']
   lines.push(`${'area'.padEnd(14)} ${'files'.padStart(5)} ${'kept'.padStart(6)} ${'passed'.padStart(6)} ${'failed'.padStart(6)} ${'pass %'.padStart(7)}`)
   for (const [area, c] of areaRows(summary)) {
     lines.push(`${area.replace(/\*/g, '').padEnd(14)} ${String(c.files).padStart(5)} ${String(c.kept).padStart(6)} ${String(c.passed).padStart(6)} ${String(c.failed).padStart(6)} ${percent(c.passed, c.kept).padStart(7)}`)

@@ -1,15 +1,14 @@
 /**
- * Runs Fastify's test files as tap runs them, each a plain `node` process in the test tree (cwd = the package
+ * Runs Fastify's test files as their runner runs them (tap, or node:test with its TAP reporter), each a plain `node` process in the test tree (cwd = the package
  * root), a few at a time. A file that outlives its timeout gets SIGTERM (tap then reports the test in progress and
  * the ones still queued) and, if it ignores that, SIGKILL: it is reported, never waited for.
  */
 import { spawn } from 'node:child_process'
 import path from 'node:path'
 import { conformanceDir } from './paths.mjs'
+import { DEFAULT_LEVEL } from './levels.mjs'
 
 const PRELOAD = path.join(conformanceDir, 'preload', 'skip-tests.cjs')
-/** .taprc's node-arg, so Fastify's files run under the flags Fastify's own runner gives them. */
-const FASTIFY_NODE_ARGS = ['--allow-natives-syntax']
 /** How long tap gets after SIGTERM to write its timeout report before the file is killed. */
 const KILL_GRACE_MS = 5000
 /** Output kept from stderr, for the report of a crash. */
@@ -20,7 +19,7 @@ const STDERR_TAIL = 4000
  * the preload; `grep` to tap's own TAP_GREP filter of top-level test names; `nodeArgs` and `env` are what the
  * file's own runner would give it.
  */
-export function runFile (tree, file, { skips = {}, grep, timeoutSeconds, nodeArgs = FASTIFY_NODE_ARGS, env: extraEnv = {} }) {
+export function runFile (tree, file, { skips = {}, grep, timeoutSeconds, nodeArgs = DEFAULT_LEVEL.nodeArgs, env: extraEnv = {} }) {
   const env = { ...process.env, ...extraEnv, ENCLAVE_CONFORMANCE_SKIP: JSON.stringify(skips), FORCE_COLOR: '0', NO_COLOR: '1' }
   for (const name of Object.keys(env)) if (name.startsWith('TAP_')) delete env[name]
   if (grep) env.TAP_GREP = grep

@@ -15,10 +15,13 @@ function describeFailure (assert) {
   const difference = diag.diff ? firstDifference(diag.diff) : null
   if (difference) parts.push(difference)
   else if ('found' in diag || 'wanted' in diag) parts.push(`wanted ${oneLine(diag.wanted)}, found ${oneLine(diag.found)}`)
+  else if ('expected' in diag || 'actual' in diag) parts.push(`wanted ${oneLine(diag.expected)}, found ${oneLine(diag.actual)}`)
   else if (diag.message && diag.message !== assert.name) parts.push(oneLine(diag.message))
+  else if (diag.error) parts.push(oneLine(diag.error)) // node:test's TAP reporter
   else if (diag.code) parts.push(`code ${diag.code}`)
   if (diag.signal) parts.push(`signal ${diag.signal}`)
   if (diag.at) parts.push(`at ${diag.at.file ?? ''}:${diag.at.line ?? ''}`)
+  else if (diag.location && !String(diag.location).includes('/preload/')) parts.push(`at ${String(diag.location).replace(/^.*?\/(test\/)/, '$1')}`)
   return parts.join(' — ')
 }
 
