@@ -26,18 +26,28 @@ if (Object.keys(skips).length > 0 && !nodeTestFile) {
   tap.sub = tap.Test.prototype.sub.bind(tap)
 }
 
-// node:test files (community plugins run with the TAP reporter): the top-level test(), it() and describe() named in
-// the list get `skip`; syncBuiltinESMExports makes the wrapped functions what `import { test } from 'node:test'`
-// sees too.
+// node:test files (community plugins and Fastify 5 run with the TAP reporter): the top-level test(), it() and
+// describe() named in the list get `skip`, and so do the subtests a test's context creates (`t.test()`), named by
+// their path 'parent > child'. syncBuiltinESMExports makes the wrapped functions what `import { test } from
+// 'node:test'` sees too.
 if (Object.keys(skips).length > 0 && nodeTestFile) {
   const nodeTest = require('node:test')
-  const wrap = (original) => {
+  // The test's function, with its context's t.test() wrapped in turn; the same arity, since node:test reads a second
+  // parameter as a `done` callback.
+  const withContext = (fn, path) => {
+    if (typeof fn !== 'function') return fn
+    const patch = (t) => { if (typeof t?.test === 'function') t.test = wrap(t.test.bind(t), path) }
+    return fn.length >= 2
+      ? function (t, done) { patch(t); return fn.call(this, t, done) }
+      : function (t) { patch(t); return fn.apply(this, arguments) }
+  }
+  const wrap = (original, parent) => {
     const wrapped = function (name, options, fn) {
-      if (typeof name === 'string' && Object.hasOwn(skips, name)) {
-        if (typeof options === 'function') return original.call(this, name, { skip: `conformance: ${skips[name]}` }, options)
-        return original.call(this, name, { ...options, skip: `conformance: ${skips[name]}` }, fn)
-      }
-      return original.apply(this, arguments)
+      if (typeof name !== 'string') return original.apply(this, arguments)
+      if (typeof options === 'function') [options, fn] = [{}, options]
+      const path = parent ? `${parent} > ${name}` : name
+      if (Object.hasOwn(skips, path)) options = { ...options, skip: `conformance: ${skips[path]}` }
+      return original.call(this, name, options ?? {}, withContext(fn, path))
     }
     return Object.assign(wrapped, original)
   }
