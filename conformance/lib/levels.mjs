@@ -10,14 +10,14 @@ import { conformanceDir } from './paths.mjs'
 
 const pinned = (file) => JSON.parse(readFileSync(path.join(conformanceDir, file), 'utf8'))
 
-function level (major, { pin, suffix, runner, nodeArgs, types }) {
+function level (major, { pin, deps, suffix, runner, nodeArgs, types }) {
   const { version, integrity } = pinned(pin)
   const list = (name) => `${name}${suffix}.txt`
   return {
     major,
     version,
     integrity,
-    deps: `deps${suffix.replace('-', '')}`,
+    deps,
     areas: list('areas'),
     excluded: list('excluded-files'),
     skipped: list('skipped-tests'),
@@ -30,9 +30,9 @@ function level (major, { pin, suffix, runner, nodeArgs, types }) {
 
 export const LEVELS = {
   // .taprc's node-arg, so Fastify 4's files run under the flags its own runner gives them.
-  4: level(4, { pin: 'fastify.json', suffix: '', runner: 'tap', nodeArgs: ['--allow-natives-syntax'], types: true }),
+  4: level(4, { pin: 'fastify.json', deps: 'deps', suffix: '', runner: 'tap', nodeArgs: ['--allow-natives-syntax'], types: true }),
   // borp runs each file with node:test; its type tests (tstyche) are not run here.
-  5: level(5, { pin: 'fastify-5.json', suffix: '-5', runner: 'node:test', nodeArgs: ['--test-reporter=tap'], types: false })
+  5: level(5, { pin: 'fastify-5.json', deps: 'deps5', suffix: '-5', runner: 'node:test', nodeArgs: ['--test-reporter=tap'], types: false })
 }
 
 export const DEFAULT_LEVEL = LEVELS[4]

@@ -81,7 +81,7 @@ export function parseTap (text) {
     } else if (reason.startsWith(CONFORMANCE_SKIP_PREFIX)) {
       test.status = 'excluded'
       test.reason = reason.slice(CONFORMANCE_SKIP_PREFIX.length)
-    } else if (reason.startsWith('filter: ')) {
+    } else if (reason.startsWith('filter: ') || reason === 'test name does not match pattern') { // tap's, node:test's --grep
       test.status = 'filtered'
     } else if (assert.skip || assert.todo) {
       test.status = 'skip'
