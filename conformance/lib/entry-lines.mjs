@@ -23,6 +23,15 @@ export function formatEntry (file, name, reason) {
   return [file, name, reason].join(SEPARATOR)
 }
 
+/**
+ * Whether an entry holds under the running Node: one whose reason starts with `node>=N:` names what a Node line's
+ * own behaviour changed (the test fails on the real framework there too), and holds only under Node N or later.
+ */
+export function holdsOnThisNode (entry) {
+  const match = /^node>=(\d+):/.exec(entry.reason)
+  return match === null || Number(process.versions.node.split('.')[0]) >= Number(match[1])
+}
+
 /** `file` → (`name` → entry). */
 export function indexEntries (entries) {
   const byFile = new Map()

@@ -8,7 +8,7 @@
 import { readFileSync } from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { readEntries, indexEntries } from '../../lib/entry-lines.mjs'
+import { readEntries, indexEntries, holdsOnThisNode } from '../../lib/entry-lines.mjs'
 
 export const pluginsDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 /** The expectations file of each group of plugins. */
@@ -42,9 +42,9 @@ export function loadPluginList (pattern, group) {
   return { ...list, plugins }
 }
 
-/** skipped-tests.txt: (`plugin`, `file`) → (`test name` → reason), for the preload. */
+/** skipped-tests.txt: (`plugin`, `file`) → (`test name` → reason), for the preload; `node>=N:` entries from Node N on. */
 export function loadSkippedTests () {
-  const byFile = indexEntries(readEntries(SKIPPED_FILE))
+  const byFile = indexEntries(readEntries(SKIPPED_FILE).filter(holdsOnThisNode))
   return (plugin, file) => Object.fromEntries([...(byFile.get(fileId(plugin, file)) ?? new Map())].map(([name, entry]) => [name, entry.reason]))
 }
 
