@@ -9,9 +9,9 @@ import { temporaryDir } from './helpers'
 // These run against the compiled package (`npm test` builds first), the way users load it.
 const root = path.join(__dirname, '..')
 
-test('require("enclave") returns the factory, with .default and a named enclave export', () => {
+test('require("enclave-http") returns the factory, with .default and a named enclave export', () => {
   const out = execFileSync(process.execPath, ['-e', `
-    const enclave = require('enclave')
+    const enclave = require('enclave-http')
     const app = enclave()
     console.log(JSON.stringify([typeof enclave, enclave.default === enclave, enclave.enclave === enclave,
       typeof app.get, typeof enclave.errorCodes.FST_ERR_NOT_FOUND]))
@@ -19,9 +19,9 @@ test('require("enclave") returns the factory, with .default and a named enclave 
   assert.deepEqual(JSON.parse(out), ['function', true, true, 'function', 'function'])
 })
 
-test('import enclave from "enclave" works from ES modules and serves a request', () => {
+test('import enclave from "enclave-http" works from ES modules and serves a request', () => {
   const out = execFileSync(process.execPath, ['--input-type=module', '-e', `
-    import enclave, { enclave as named, fastify } from 'enclave'
+    import enclave, { enclave as named, fastify } from 'enclave-http'
     const app = enclave()
     app.get('/', async () => ({ hello: 'world' }))
     const res = await app.inject({ url: '/' })
@@ -32,7 +32,7 @@ test('import enclave from "enclave" works from ES modules and serves a request',
 
 test('precompile is exported, and the package has the enclave command', () => {
   const out = execFileSync(process.execPath, ['--input-type=module', '-e', `
-    import enclave, { precompile } from 'enclave'
+    import enclave, { precompile } from 'enclave-http'
     import { readFileSync } from 'node:fs'
     const { bin } = JSON.parse(readFileSync('package.json', 'utf8'))
     console.log(JSON.stringify([typeof precompile, enclave.precompile === precompile, bin.enclave]))
@@ -40,12 +40,31 @@ test('precompile is exported, and the package has the enclave command', () => {
   assert.deepEqual(JSON.parse(out), ['function', true, 'dist/enclave-cli.js'])
 })
 
+test('./fastify4 and ./fastify5 are the two API levels, with Fastify\'s export shape, sharing one copy of Enclave', () => {
+  const out = execFileSync(process.execPath, ['--input-type=module', '-e', `
+    import main from 'enclave-http'
+    import fastify4, { fastify as named4 } from 'enclave-http/fastify4'
+    import fastify5, { fastify as named5, errorCodes, FASTIFY_API_VERSION } from 'enclave-http/fastify5'
+    const { createRequire } = await import('node:module')
+    const require = createRequire(import.meta.url)
+    const app4 = fastify4()
+    const app5 = fastify5()
+    app5.get('/', async () => ({ version: app5.version }))
+    const res = await app5.inject('/')
+    console.log(JSON.stringify([fastify4 === main, named4 === fastify4, named5 === fastify5, fastify5 === fastify4,
+      require('enclave-http/fastify5') === fastify5, errorCodes === main.errorCodes, FASTIFY_API_VERSION,
+      app4.version, res.json(), fastify5.default === fastify5]))
+  `], { cwd: root, encoding: 'utf8' })
+  assert.deepEqual(JSON.parse(out), [true, true, true, false, true, true, '5.12.8', '4.29.1', { version: '5.12.8' }, true])
+})
+
 test('the package publishes the bundle, its command and the type declarations, not the unbundled modules', () => {
   const [{ files }] = JSON.parse(execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] })) as Array<{ files: Array<{ path: string }> }>
   const published = new Set(files.map((file) => file.path))
   const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'))
   const oldTypeScript: string[] = Object.values(pkg.typesVersions).flatMap((paths) => Object.values(paths as Record<string, string[]>).flat())
-  for (const file of [pkg.main, pkg.types, pkg.bin.enclave, pkg.exports['.'].default, pkg.exports['.'].types, pkg.exports['.']['types@<5.4'], ...oldTypeScript]) {
+  const entries = ['.', './fastify4', './fastify5'].flatMap((name) => Object.values(pkg.exports[name] as Record<string, string>))
+  for (const file of [pkg.main, pkg.types, pkg.bin.enclave, ...entries, ...oldTypeScript]) {
     assert.ok(published.has(file.replace(/^\.\//, '')), `${file} is published`)
   }
   assert.deepEqual([...published].filter((file) => file.startsWith('dist/src/') && !file.endsWith('.d.ts')), [])
@@ -77,7 +96,7 @@ export default function build () {
 
   test('the enclave command uses the bundle the application loads, and a later process finds the same pack', (t) => {
     const cache = path.join(temporaryDir(t), 'cache')
-    assert.equal(require.resolve('enclave'), path.join(dist, 'enclave.js'))
+    assert.equal(require.resolve('enclave-http'), path.join(dist, 'enclave.js'))
     const first = precompileWith(dist, cache)
     const second = precompileWith(dist, cache)
     assert.deepEqual([first.entries, second.file], [1, first.file])
@@ -87,11 +106,11 @@ export default function build () {
   test('a bundle with different code never reads the pack of another', (t) => {
     const dir = temporaryDir(t)
     const cache = path.join(dir, 'cache')
-    // a copy of the package's two files whose bundle differs by one comment, finding the same dependencies
+    // a copy of the package's files whose core bundle differs by one comment, finding the same dependencies
     const copy = path.join(dir, 'package')
     mkdirSync(copy)
-    writeFileSync(path.join(copy, 'enclave.js'), readFileSync(path.join(dist, 'enclave.js'), 'utf8') + '\n// changed\n')
-    copyFileSync(path.join(dist, 'enclave-cli.js'), path.join(copy, 'enclave-cli.js'))
+    writeFileSync(path.join(copy, 'enclave-core.js'), readFileSync(path.join(dist, 'enclave-core.js'), 'utf8') + '\n// changed\n')
+    for (const file of ['enclave.js', 'enclave-cli.js']) copyFileSync(path.join(dist, file), path.join(copy, file))
     symlinkSync(path.join(root, 'node_modules'), path.join(copy, 'node_modules'))
     const original = precompileWith(dist, cache)
     const changed = precompileWith(copy, cache)

@@ -2,6 +2,7 @@
  * The factory: `enclave(options)` builds the root instance and the application state. Each encapsulation context
  * is an `Object.create` of its parent's instance with its own `PluginContext` (`plugin-loader.ts`).
  */
+import { DEFAULT_LEVEL, type ApiLevel } from '../core/api-level'
 import { codes } from '../core/errors'
 import { kPluginContext, kApp, kTrustProxy } from '../core/symbols'
 import type { AppState, Instance } from '../encapsulation/app-state'
@@ -24,14 +25,16 @@ import { attachPluginLoader, translateLoaderError } from './plugin-loader'
 import { createServer, closeServer } from './server'
 import { instancePrototype } from './instance-prototype'
 
-export function createInstance (userOptions?: unknown): Instance {
-  const options = normalizeOptions(userOptions)
+/** Builds an application at `level` (the entry points pass theirs; docs/compatibility.md lists what differs). */
+export function createInstance (userOptions?: unknown, level: ApiLevel = DEFAULT_LEVEL): Instance {
+  const options = normalizeOptions(userOptions, level)
   const { logger, enabled } = createLogger(options.logger)
   // ignored, as Fastify ignores them; an old or misspelt option name should not go unnoticed
   for (const name of unknownOptions(userOptions)) logger.warn(`the option "${name}" is not one Enclave (or Fastify 4) has: it is ignored`)
   const root: Instance = Object.create(instancePrototype)
   const app = {
     root,
+    level,
     options,
     logger,
     loggingEnabled: enabled,

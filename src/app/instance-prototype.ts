@@ -4,7 +4,7 @@
  * gathered here; the loader (avvio) adds `register`, `after`, `ready`, `onClose` and `close` to the root.
  */
 import { kPluginContext, kApp, kRegisteredPlugins } from '../core/symbols'
-import { FASTIFY_API_VERSION, enclaveVersion } from '../core/version'
+import { enclaveVersion } from '../core/version'
 import type { Instance } from '../encapsulation/app-state'
 import { decoratorInstanceMethods } from '../encapsulation/decorators'
 import { addHook } from '../hooks/add-hook'
@@ -36,7 +36,7 @@ const ownMethods: ThisType<Instance> & Record<string, unknown> = {
   },
   get prefix () { return this[kPluginContext].prefix },
   get pluginName () { return this[kPluginContext].pluginName },
-  get version () { return FASTIFY_API_VERSION },
+  get version () { return this[kApp].level.fastifyVersion },
   get enclaveVersion () { return enclaveVersion },
   get errorHandler () { return this[kPluginContext].errorHandler.fn },
   get [kRegisteredPlugins] () { return this[kPluginContext].registeredPlugins },

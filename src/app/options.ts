@@ -2,6 +2,7 @@
  * Factory options: defaults and validation at construction. Fastify 4's option names and types, checked as Fastify
  * checks them (`options-schema.ts`); names Enclave does not know are ignored, as in Fastify, and logged.
  */
+import type { ApiLevel } from '../core/api-level'
 import { codes } from '../core/errors'
 import { warnDeprecated } from '../core/deprecations'
 import { checkOptionTypes } from './options-schema'
@@ -133,7 +134,7 @@ export const defaults = {
  * Checks the user's options and fills in the defaults: Fastify's codes for the options it checks (with Ajv's
  * wording for the typed ones, coerced as Fastify coerces them), a coded error for the ones that would fail later.
  */
-export function normalizeOptions (options: unknown): NormalizedOptions {
+export function normalizeOptions (options: unknown, level: ApiLevel): NormalizedOptions {
   if (options === undefined || options === null) options = {}
   if (typeof options !== 'object' || Array.isArray(options)) throw new codes.FST_ERR_OPTIONS_NOT_OBJ()
   const given: Record<string, unknown> = {}
@@ -159,7 +160,7 @@ export function normalizeOptions (options: unknown): NormalizedOptions {
   checkRouterStrategies(given)
   // `https: true` is a TLS server with Node's defaults, as Fastify makes it
   if (given.https === true) given.https = {}
-  return { ...defaults, ...given } as unknown as NormalizedOptions
+  return { ...defaults, ...level.optionDefaults, ...given } as unknown as NormalizedOptions
 }
 
 /** The option names given that Enclave does not read: ignored, as Fastify ignores them (old or misspelt names). */

@@ -5,8 +5,7 @@
 import type semver from 'semver'
 import { lazyModule } from '../core/lazy-module'
 import { codes } from '../core/errors'
-import { kDisplayName, kPluginContext, kPluginMeta, kRegisteredFunction, kSkipOverride } from '../core/symbols'
-import { FASTIFY_API_VERSION } from '../core/version'
+import { kApp, kDisplayName, kPluginContext, kPluginMeta, kRegisteredFunction, kSkipOverride } from '../core/symbols'
 import type { AnyFn } from '../core/types'
 import type { Instance } from '../encapsulation/app-state'
 import { hasObjectDecorator } from '../encapsulation/decorators'
@@ -73,9 +72,15 @@ export function skipsOverride (fn: PluginFunction): boolean {
 /** semver is needed only for plugins that declare the Fastify versions they support. */
 const loadSemver = lazyModule(() => require('semver') as typeof semver)
 
-/** The Fastify version plugins are checked against: the instance's `version` (which may be redefined), else ours. */
-function apiVersionOf (instance: Instance): string {
-  return typeof instance.version === 'string' ? instance.version : FASTIFY_API_VERSION
+/**
+ * The Fastify versions plugins are checked against: the level's (src/core/api-level.ts), unless the instance's
+ * `version` was redefined, which then is the only one.
+ */
+function apiVersionsOf (instance: Instance): readonly string[] {
+  const level = instance[kApp].level
+  const version = instance.version
+  if (typeof version !== 'string') return [level.fastifyVersion]
+  return version === level.fastifyVersion ? level.pluginVersions : [version]
 }
 
 /**
@@ -94,8 +99,9 @@ function supportsVersion (range: string, version: string): boolean {
 export function checkPluginMeta (instance: Instance, fn: PluginFunction, name: string): void {
   const meta = fn[kPluginMeta]
   if (meta === undefined) return
-  if (typeof meta.fastify === 'string' && !supportsVersion(meta.fastify, apiVersionOf(instance))) {
-    throw new codes.FST_ERR_PLUGIN_VERSION_MISMATCH(name, meta.fastify, apiVersionOf(instance))
+  const range = meta.fastify
+  if (typeof range === 'string' && !apiVersionsOf(instance).some((version) => supportsVersion(range, version))) {
+    throw new codes.FST_ERR_PLUGIN_VERSION_MISMATCH(name, range, instance.version ?? instance[kApp].level.fastifyVersion)
   }
   const context = instance[kPluginContext]
   const decorators = meta.decorators ?? {}

@@ -3,4 +3,7 @@ import { version } from '../../package.json'
 
 export const enclaveVersion: string = version
 
-export const FASTIFY_API_VERSION = '4.29.1'
+import { DEFAULT_LEVEL } from './api-level'
+
+/** The Fastify version of the main entry's level. */
+export const FASTIFY_API_VERSION = DEFAULT_LEVEL.fastifyVersion

@@ -4,6 +4,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type FindMyWay from 'find-my-way'
+import type { ApiLevel } from '../core/api-level'
 import type { AnyFn } from '../core/types'
 import type { kApp, kPluginContext } from '../core/symbols'
 import type { Logger } from '../types/logger'
@@ -36,6 +37,8 @@ export type ApplicationHookList = 'onReady' | 'preClose' | 'onListen'
 
 export interface AppState {
   root: Instance
+  /** The Fastify API level the application was created at (src/core/api-level.ts). */
+  level: ApiLevel
   options: NormalizedOptions
   logger: Logger
   loggingEnabled: boolean

@@ -284,7 +284,7 @@ test('Symbol.for(\'registered-plugin\') lists the plugin-meta names registered i
   assert.deepEqual(inChild, ['first', 'inner'])
 })
 
-test('plugin ranges are checked against instance.version; a release candidate also loads plugins for earlier releases', async () => {
+test('plugin ranges are checked against the level\'s versions, or a redefined instance.version alone; a release candidate also loads plugins for earlier releases', async () => {
   const plugin = (range: string): any => Object.assign((_instance: any, _opts: any, done: () => void) => done(), { [Symbol.for('plugin-meta')]: { name: 'p', fastify: range } })
   const outcome = async (version: string | undefined, range: string): Promise<string> => {
     const app = enclave()
@@ -295,7 +295,10 @@ test('plugin ranges are checked against instance.version; a release candidate al
   assert.equal(await outcome('99.0.0-rc.1', '99.x'), 'loaded')
   assert.equal(await outcome('99.0.0-rc.1', '^98.1.0'), 'loaded')
   assert.equal(await outcome(undefined, '4.x'), 'loaded')
-  assert.equal(await outcome(undefined, '5.x'), 'FST_ERR_PLUGIN_VERSION_MISMATCH')
+  // the Fastify 4 level also takes plugins made for Fastify 5 (src/core/api-level.ts)
+  assert.equal(await outcome(undefined, '5.x'), 'loaded')
+  assert.equal(await outcome(undefined, '6.x'), 'FST_ERR_PLUGIN_VERSION_MISMATCH')
+  assert.equal(await outcome('4.29.2', '5.x'), 'FST_ERR_PLUGIN_VERSION_MISMATCH')
 })
 
 test('a plugin\'s symbols are read when it loads: marking it after register() still counts (hoisted function)', async () => {

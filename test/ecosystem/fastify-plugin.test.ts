@@ -2,6 +2,7 @@ import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import fp from 'fastify-plugin'
 import enclave from '../../src/index'
+import enclave5 from '../../src/fastify5'
 
 test('fastify-plugin: a wrapped plugin skips encapsulation (decorators and hooks reach the parent)', async () => {
   const app: any = enclave()
@@ -45,12 +46,18 @@ test('fastify-plugin: a plugin declaring fastify 4.x loads', async () => {
   await app.close()
 })
 
-test('fastify-plugin: a plugin declaring fastify 5.x fails ready with FST_ERR_PLUGIN_VERSION_MISMATCH', async () => {
+test('fastify-plugin: a plugin declaring fastify 5.x loads at the Fastify 4 level; one declaring 4.x fails at the Fastify 5 level', async () => {
   const app: any = enclave()
-  app.register(fp(async () => {}, { fastify: '5.x', name: 'v5-plugin' }))
-  await assert.rejects(app.ready(), (err: any) => {
+  app.register(fp(async (instance: any) => { instance.decorate('v5', true) }, { fastify: '5.x', name: 'v5-plugin' }))
+  await app.ready()
+  assert.equal(app.v5, true)
+  await app.close()
+
+  const app5: any = enclave5()
+  app5.register(fp(async () => {}, { fastify: '4.x', name: 'v4-plugin' }))
+  await assert.rejects(app5.ready(), (err: any) => {
     assert.equal(err.code, 'FST_ERR_PLUGIN_VERSION_MISMATCH')
-    assert.equal(err.message, "fastify-plugin: v5-plugin - expected '5.x' fastify version, '4.29.1' is installed")
+    assert.equal(err.message, "fastify-plugin: v4-plugin - expected '4.x' fastify version, '5.12.8' is installed")
     return true
   })
 })

@@ -1,0 +1,50 @@
+/**
+ * The Fastify API levels Enclave implements, and everything that differs between them: one policy object per level,
+ * read when an application is created and when its contexts' request and reply classes are built, never on a
+ * request. Behaviour added by Fastify 5 that does not conflict with Fastify 4 (new methods, new options) is present
+ * at both levels and does not appear here; only the conflicts do, each with the value of both levels.
+ * The table of these differences, for users, is in docs/compatibility.md ("What differs between the levels").
+ */
+
+export interface ApiLevel {
+  /** Fastify's major version this level implements. */
+  readonly major: 4 | 5
+  /** What `app.version` reports: the Fastify release whose behaviour this level follows. */
+  readonly fastifyVersion: string
+  /**
+   * The Fastify versions a plugin's declared `fastify` range is checked against: it loads when one of them
+   * satisfies the range. The Fastify 4 level also takes plugins made for Fastify 5 (docs/migration.md), so an
+   * application can move to current plugins one at a time.
+   */
+  readonly pluginVersions: readonly string[]
+  /** Defaults of factory options whose default changed between the levels. */
+  readonly optionDefaults: Readonly<{
+    /** Fastify 4 expands JSON Schema shorthand (`{ name: { type: 'string' } }`); Fastify 5 needs full schemas. */
+    jsonShorthand: boolean
+  }>
+  /** `request.hostname`: Fastify 4 gives the Host header as sent (with its port), Fastify 5 the name alone. */
+  readonly hostnameWithPort: boolean
+  /** How to ask for the other level, for errors that need it. */
+  readonly entry: string
+}
+
+export const FASTIFY_4: ApiLevel = Object.freeze({
+  major: 4,
+  fastifyVersion: '4.29.1',
+  pluginVersions: Object.freeze(['4.29.1', '5.12.8']),
+  optionDefaults: Object.freeze({ jsonShorthand: true }),
+  hostnameWithPort: true,
+  entry: 'enclave-http/fastify4'
+})
+
+export const FASTIFY_5: ApiLevel = Object.freeze({
+  major: 5,
+  fastifyVersion: '5.12.8',
+  pluginVersions: Object.freeze(['5.12.8']),
+  optionDefaults: Object.freeze({ jsonShorthand: false }),
+  hostnameWithPort: false,
+  entry: 'enclave-http/fastify5'
+})
+
+/** The level of the package's main entry: Fastify 4, the model of Enclave's specification. */
+export const DEFAULT_LEVEL = FASTIFY_4
