@@ -4,7 +4,7 @@
  * its own export, because only that form is read right under every module setting: `import Fastify from 'fastify'`
  * in an ES module under `module: NodeNext` gets the callable factory (a CommonJS `export default` would be read as
  * `module.exports.default` there, and the default import as the module object), named imports and
- * `declare module 'fastify'` augmentations reach the same interfaces, and `require('enclave')` is typed as what it
+ * `declare module 'fastify'` augmentations reach the same interfaces, and `require('enclave-http')` is typed as what it
  * returns. The types themselves are the ones tsc emits from src/ (dist/src/index.d.ts).
  *
  * Every name dist/src/index.d.ts exports is listed below, once; test/types/published-entry.test.ts fails when a

@@ -6,7 +6,7 @@ import type { HTTPMethods } from './utils'
 
 /**
  * The keys every route's `config` may have. Declare the keys your routes use by declaration merging:
- * `declare module 'fastify' { interface FastifyContextConfig { public?: boolean } }` (or `'enclave'`).
+ * `declare module 'fastify' { interface FastifyContextConfig { public?: boolean } }` (or `'enclave-http'`).
  */
 // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- filled by declaration merging
 export interface FastifyContextConfig {

@@ -47,9 +47,9 @@ export interface EnclaveFactory {
     Logger extends FastifyBaseLogger = FastifyBaseLogger,
     TypeProvider extends FastifyTypeProvider = FastifyTypeProviderDefault
   >(opts?: FastifyHttpOptions<Server, Logger>): RootInstance<Server, Request, Reply, Logger, TypeProvider>
-  /** The factory itself, for `import enclave from 'enclave'` under CommonJS interop. */
+  /** The factory itself, for `import enclave from 'enclave-http'` under CommonJS interop. */
   default: EnclaveFactory
-  /** The factory itself, for `import { enclave } from 'enclave'`. */
+  /** The factory itself, for `import { enclave } from 'enclave-http'`. */
   enclave: EnclaveFactory
   /** The factory itself under Fastify's name, for `import { fastify } from 'fastify'`. */
   fastify: EnclaveFactory

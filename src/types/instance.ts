@@ -6,7 +6,7 @@
  * `withTypeProvider()` gave another one; `addSchema()` records shared schemas in Enclave's provider).
  *
  * Decorators are declared once for every instance by declaration merging:
- * `declare module 'fastify' { interface FastifyInstance { db: Db } }` (or `'enclave'`, `interface EnclaveInstance`).
+ * `declare module 'fastify' { interface FastifyInstance { db: Db } }` (or `'enclave-http'`, `interface EnclaveInstance`).
  */
 import type { AddressInfo } from 'node:net'
 import type { ConstraintStrategy, FindResult } from 'find-my-way'

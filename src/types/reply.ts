@@ -4,7 +4,7 @@
  * `default`) is accepted.
  *
  * Add decorators to it by declaration merging:
- * `declare module 'fastify' { interface FastifyReply { html(markup: string): FastifyReply } }` (or `'enclave'`).
+ * `declare module 'fastify' { interface FastifyReply { html(markup: string): FastifyReply } }` (or `'enclave-http'`).
  */
 import type { Buffer } from 'node:buffer'
 import type { FastifyInstance } from './instance'

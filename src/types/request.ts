@@ -4,7 +4,7 @@
  * inference by default), else `unknown`.
  *
  * Add decorators to it by declaration merging:
- * `declare module 'fastify' { interface FastifyRequest { user: User } }` (or `'enclave'`).
+ * `declare module 'fastify' { interface FastifyRequest { user: User } }` (or `'enclave-http'`).
  */
 import type { FastifyInstance } from './instance'
 import type { FastifyBaseLogger } from './logger'

@@ -6,7 +6,7 @@
 //   test/types/app/  CommonJS, moduleResolution node10; `paths` map `fastify` and `enclave` to the package directory
 //                    (so that the plugins' own .d.ts files reach Enclave too), read through its package.json
 //   test/types/esm/  an ES module package under NodeNext; node_modules/fastify is a link to the package directory,
-//                    made here, as `"fastify": "npm:enclave@..."` installs it (resolved through `exports`)
+//                    made here, as `"fastify": "npm:enclave-http@..."` installs it (resolved through `exports`)
 // TypeScript 5.0 to 5.3 read declarations/typescript-5.0.d.ts (package.json `typesVersions`, `types@<5.4`).
 import { execFileSync } from 'node:child_process'
 import { existsSync, lstatSync, mkdirSync, readFileSync, readlinkSync, symlinkSync, unlinkSync } from 'node:fs'

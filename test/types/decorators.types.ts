@@ -1,6 +1,6 @@
 // Decorators: declared by declaration merging (as Fastify users do), and tracked by the type decorate() returns.
 //
-// Applications augment the published package: `declare module 'enclave' { interface EnclaveInstance { … } }`.
+// Applications augment the published package: `declare module 'enclave-http' { interface EnclaveInstance { … } }`.
 // Inside this repository the interfaces are augmented where they are declared.
 import type { EnclaveInstance, EnclavePluginAsync, EnclaveReply, EnclaveRequest } from '../../src/types'
 import { typeOf } from './helpers'

@@ -1,5 +1,5 @@
 // What the application relies on, asserted: the plugins' augmentations reach Enclave's types through 'fastify' and
-// 'enclave' alike, the type providers type the routes exactly, Enclave's own inference is the default provider, and
+// 'enclave-http' alike, the type providers type the routes exactly, Enclave's own inference is the default provider, and
 // the raw server, request and reply types follow the factory options.
 import * as http from 'node:http'
 import * as https from 'node:https'
@@ -7,7 +7,7 @@ import * as http2 from 'node:http2'
 import Fastify, {
   type FastifyBaseLogger, type FastifyInstance, type FastifyPluginAsync, type FastifyReply, type FastifyRequest, type RawServerDefault
 } from 'fastify'
-import enclave, { type EnclaveInstance, type EnclaveRequest } from 'enclave'
+import enclave, { type EnclaveInstance, type EnclaveRequest } from 'enclave-http'
 import type { JWT } from '@fastify/jwt'
 import cookie from '@fastify/cookie'
 import { Type, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
@@ -15,7 +15,7 @@ import type { JsonSchemaToTsProvider } from '@fastify/type-provider-json-schema-
 import db, { type Db } from './plugins/db'
 import { typeOf } from '../helpers'
 
-declare module 'enclave' {
+declare module 'enclave-http' {
   interface EnclaveInstance {
     viaEnclave: () => string
   }
