@@ -17,17 +17,18 @@ import { SelfTestList } from './lib/self-list.mjs'
 import { runTypeTests } from './lib/type-tests.mjs'
 import { summarize, renderMarkdown, renderConsole, writeJson, writeText } from './lib/report.mjs'
 import { checkExpectations, printGate, updateExpectations } from './lib/expectations.mjs'
-import { checkoutId, enclaveEntry, log } from './lib/paths.mjs'
+import { checkoutId, log } from './lib/paths.mjs'
 import { nodeArgsFor } from './lib/levels.mjs'
 
 function prepare (options) {
-  if (!options.self && !existsSync(enclaveEntry)) throw new Error(`${enclaveEntry} is missing: run \`npm run build\` first`)
+  const { entry } = options.level
+  if (!options.self && !existsSync(entry)) throw new Error(`${entry} is missing: run \`npm run build\` first`)
   const dir = cacheDir(process.env, options.level)
   mkdirSync(dir, { recursive: true })
   const tarball = fetchTarball(dir, options.level)
   const dependencies = installDependencies(dir, options.level)
   const fastify = preparePristine(tarball, path.join(dir, 'fastify'), dependencies)
-  const enclave = enclaveTarget({ compileCache: options.compileCache })
+  const enclave = enclaveTarget({ compileCache: options.compileCache, entry })
   // A tree for each target and checkout, fresh every run: some tests write files beside themselves.
   const tree = (name, target) => () => prepareTestTree(tarball, path.join(dir, `tests-${name}-${checkoutId}`), dependencies, target)
   const selfTree = tree('self', fastify)

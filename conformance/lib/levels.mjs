@@ -2,15 +2,16 @@
  * The Fastify releases whose own suites the runner can run (`--fastify 4`, the default, or `--fastify 5`): each
  * level's pinned package, its test dependencies, its committed lists, and how its test files run (tap files as plain
  * `node` processes; node:test files with Node's TAP reporter, read the same way). Everything that differs between
- * the two suites is here; the runner's modules take a level and nothing else.
+ * the two suites is here, with the Enclave entry each runs on (the main entry is the Fastify 4 level); the runner's
+ * modules take a level and nothing else.
  */
 import { readFileSync } from 'node:fs'
 import path from 'node:path'
-import { conformanceDir } from './paths.mjs'
+import { conformanceDir, enclaveEntry, enclaveEntryOf } from './paths.mjs'
 
 const pinned = (file) => JSON.parse(readFileSync(path.join(conformanceDir, file), 'utf8'))
 
-function level (major, { pin, deps, suffix, runner, nodeArgs, types }) {
+function level (major, { pin, deps, suffix, runner, nodeArgs, types, entry }) {
   const { version, integrity } = pinned(pin)
   const list = (name) => `${name}${suffix}.txt`
   return {
@@ -24,15 +25,16 @@ function level (major, { pin, deps, suffix, runner, nodeArgs, types }) {
     expectations: path.join(conformanceDir, list('expectations')),
     runner,
     nodeArgs,
-    types
+    types,
+    entry
   }
 }
 
 export const LEVELS = {
   // .taprc's node-arg, so Fastify 4's files run under the flags its own runner gives them.
-  4: level(4, { pin: 'fastify.json', deps: 'deps', suffix: '', runner: 'tap', nodeArgs: ['--allow-natives-syntax'], types: true }),
-  // borp runs each file with node:test; its type tests (tstyche) are not run here.
-  5: level(5, { pin: 'fastify-5.json', deps: 'deps5', suffix: '-5', runner: 'node:test', nodeArgs: ['--test-reporter=tap'], types: false })
+  4: level(4, { pin: 'fastify.json', deps: 'deps', suffix: '', runner: 'tap', nodeArgs: ['--allow-natives-syntax'], types: true, entry: enclaveEntry }),
+  // borp runs each file with node:test; its type tests (tstyche) are not run here. Enclave's `./fastify5` entry.
+  5: level(5, { pin: 'fastify-5.json', deps: 'deps5', suffix: '-5', runner: 'node:test', nodeArgs: ['--test-reporter=tap'], types: false, entry: enclaveEntryOf(5) })
 }
 
 export const DEFAULT_LEVEL = LEVELS[4]

@@ -6,6 +6,8 @@ import { fileURLToPath } from 'node:url'
 export const conformanceDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 export const repoRoot = path.resolve(conformanceDir, '..')
 export const enclaveEntry = path.join(repoRoot, 'dist', 'enclave.js')
+/** The built entry of Enclave's Fastify `major` API level (`enclave-http/fastify5`, …). */
+export const enclaveEntryOf = (major) => path.join(repoRoot, 'dist', `fastify${major}.js`)
 /** The package's types entry (`export =`, as Fastify's), and the module of all its types that tsc emits from src/. */
 export const enclaveTypes = path.join(repoRoot, 'declarations', 'enclave.d.ts')
 export const enclaveTypesModule = path.join(repoRoot, 'dist', 'src', 'index.d.ts')

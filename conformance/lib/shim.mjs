@@ -135,8 +135,8 @@ export function preparePristine (tarball, dir, dependencies) {
  * `ajv`, whose plugins (ajv-errors, ajv-formats…) build code with the `ajv` they resolve, and `pino`, whose `Logger`
  * a type test expects `app.log` to be (two copies would be two unrelated types). Fastify's tree keeps the ones it uses.
  */
-export function enclaveTarget ({ compileCache = false } = {}) {
-  const enclaveCopy = (name) => path.dirname(createRequire(enclaveEntry).resolve(`${name}/package.json`))
+export function enclaveTarget ({ compileCache = false, entry = enclaveEntry } = {}) {
+  const enclaveCopy = (name) => path.dirname(createRequire(entry).resolve(`${name}/package.json`))
   const shared = { ajv: enclaveCopy('ajv'), pino: enclaveCopy('pino') }
-  return { main: enclaveEntry, types: enclaveTypes, typesModule: enclaveTypesModule, shared, compileCache }
+  return { main: entry, types: enclaveTypes, typesModule: enclaveTypesModule, shared, compileCache }
 }
