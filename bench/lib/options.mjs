@@ -5,7 +5,7 @@
 
 const DEFAULTS = {
   scenarios: 'a,b,c,d,e,f',
-  servers: 'enclave,fastify,fastify5,node',
+  servers: 'enclave,enclave5,fastify,fastify5,node',
   rounds: 7,
   duration: 4,
   warmup: 2,
@@ -24,9 +24,9 @@ const DEFAULTS = {
 /** The Node line of the main published run (docs/performance.md): the machines' own. Other lines get a section. */
 export const MAIN_LINE = '20'
 
-const KNOWN_SERVERS = ['enclave', 'fastify', 'fastify5', 'node', 'baseline']
+const KNOWN_SERVERS = ['enclave', 'enclave5', 'fastify', 'fastify5', 'node', 'baseline']
 /** A run that measures all of these (and every scenario, not quick) is a full run: it publishes docs/performance.md. */
-const FULL_SET = ['enclave', 'fastify', 'fastify5', 'node']
+const FULL_SET = ['enclave', 'enclave5', 'fastify', 'fastify5', 'node']
 
 /** `--quick`: about two minutes, for checking the harness, not for publishing numbers. */
 const QUICK = { rounds: 2, duration: 2, warmup: 1, startupRuns: 2 }
@@ -34,7 +34,8 @@ const QUICK = { rounds: 2, duration: 2, warmup: 1, startupRuns: 2 }
 export const USAGE = `Usage: node bench/run.mjs [options]   (or: npm run bench -- [options])
   --quick              ~2 min smoke run (rounds 2, duration 2 s, warm-up 1 s, 2 start-up runs)
   --scenarios a,b,..   scenarios to run (a–f; default all)
-  --servers x,y        servers among enclave,fastify (4),fastify5,node (default all), and baseline: the Enclave
+  --servers x,y        servers among enclave (its Fastify 4 level), enclave5 (its Fastify 5 level), fastify (4),
+                       fastify5, node (default all), and baseline: the Enclave
                        build at BENCH_BASELINE, for an A/B run of a change
   --rounds N           alternation rounds per scenario (default 7)
   --duration S         seconds per measured slice (default 4)

@@ -5,7 +5,7 @@ import { mkdirSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { SCENARIOS } from './scenarios.mjs'
 
-const SERVER_NAMES = { enclave: 'Enclave', fastify: 'Fastify 4', fastify5: 'Fastify 5', node: 'node:http', baseline: 'baseline' }
+const SERVER_NAMES = { enclave: 'Enclave', enclave5: 'Enclave (v5 level)', fastify: 'Fastify 4', fastify5: 'Fastify 5', node: 'node:http', baseline: 'baseline' }
 const VARIANT_NAMES = { enclave: 'Enclave cold', 'enclave-warm': 'Enclave warm', fastify: 'Fastify 4', fastify5: 'Fastify 5', node: 'node:http floor' }
 /** Below this share of a core, the server was probably not the bottleneck (marked †). */
 const SATURATED_CPU = 0.9
@@ -51,16 +51,16 @@ function perCpuCell (row) {
 
 export function renderThroughputTable (results) {
   const lines = [
-    '| Scenario | Enclave req/s | Fastify 4 req/s | Fastify 5 req/s | node:http req/s | Enclave ÷ best Fastify | Enclave ÷ node:http | Target | per CPU-s ÷ best F / ÷ node |',
-    '|---|--:|--:|--:|--:|--:|--:|---|--:|'
+    '| Scenario | Enclave req/s | Enclave v5 level req/s | Fastify 4 req/s | Fastify 5 req/s | node:http req/s | Enclave ÷ best Fastify | Enclave ÷ node:http | v5 level ÷ v4 level | Target | per CPU-s ÷ best F / ÷ node |',
+    '|---|--:|--:|--:|--:|--:|--:|--:|--:|---|--:|'
   ]
   for (const [letter, row] of Object.entries(results.throughput)) {
     const s = row.servers
     const noise = results.options.noiseLimit
     const best = row.bestFastify ? ` (${row.bestFastify === 'fastify5' ? '5' : '4'})` : ''
-    lines.push(`| ${SCENARIOS[letter].title} | ${rpsCell(s.enclave, noise)} | ${rpsCell(s.fastify, noise)} | ` +
+    lines.push(`| ${SCENARIOS[letter].title} | ${rpsCell(s.enclave, noise)} | ${rpsCell(s.enclave5, noise)} | ${rpsCell(s.fastify, noise)} | ` +
       `${rpsCell(s.fastify5, noise)} | ${rpsCell(s.node, noise)} | ${ratioCell(row.ratios.bestFastify)}${best} | ` +
-      `${ratioCell(row.ratios.node)} | ${verdict(row.targets)} | ${perCpuCell(row)} |`)
+      `${ratioCell(row.ratios.node)} | ${ratioCell(row.levels)} | ${verdict(row.targets)} | ${perCpuCell(row)} |`)
   }
   return lines.join('\n')
 }

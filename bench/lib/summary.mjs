@@ -91,7 +91,16 @@ export function summarizeThroughput (letter, slicesByServer, excluded) {
     const value = ratios[versus]?.value ?? null
     return { versus, min, value, pass: value === null ? null : value >= min }
   })
-  return { servers, bestFastify: best?.kind ?? null, ratios, targets }
+  return { servers, bestFastify: best?.kind ?? null, ratios, levels: levelRatio(valid('enclave5'), valid('enclave')), targets }
+}
+
+/** Enclave's Fastify 5 level ÷ its Fastify 4 level: the level policy is meant to cost nothing per request (≈ 1). */
+function levelRatio (v5, v4) {
+  if (!v5 || !v4) return null
+  return {
+    value: round(ratio(v5.medianRps, v4.medianRps), 3),
+    perRoundRange: range(v5.rounds.map((rps, i) => ratio(rps, v4.rounds[i])))?.map((r) => round(r, 3))
+  }
 }
 
 const STARTUP_METRICS = ['bootMs', 'readyMs', 'rssReadyMiB', 'firstPassMs', 'secondPassMs', 'readyPlusFirstPassMs',

@@ -10,6 +10,8 @@ import path from 'node:path'
 const require = createRequire(import.meta.url)
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..')
 export const ENCLAVE_ENTRY = path.join(repoRoot, 'dist', 'enclave.js')
+/** Enclave's Fastify 5 level (`enclave-http/fastify5`): the same core, another level policy. */
+export const ENCLAVE5_ENTRY = path.join(repoRoot, 'dist', 'fastify5.js')
 
 export class FrameworkUnavailableError extends Error {}
 
@@ -17,12 +19,13 @@ export class FrameworkUnavailableError extends Error {}
  * `baseline` is another build of Enclave, for A/B runs of a change (`--servers enclave,baseline`): the checkout
  * (or its entry file) named by BENCH_BASELINE, e.g. a `git worktree` of the commit before the change; its bundle
  * (dist/enclave.js), or for a build from before the bundle, dist/src/index.js.
- * @param {'enclave' | 'fastify' | 'fastify5' | 'baseline'} name
+ * @param {'enclave' | 'enclave5' | 'fastify' | 'fastify5' | 'baseline'} name
  */
 export function loadFactory (name) {
   if (name === 'fastify') return require('fastify')
   if (name === 'fastify5') return require('fastify5')
   if (name === 'enclave') return loadEnclave(ENCLAVE_ENTRY)
+  if (name === 'enclave5') return loadEnclave(ENCLAVE5_ENTRY)
   if (name === 'baseline') {
     const given = process.env.BENCH_BASELINE
     if (!given) throw new FrameworkUnavailableError('BENCH_BASELINE is not set (a checkout of Enclave, built)')
