@@ -302,6 +302,11 @@ function sendStream (reply: ReplyState, payload: Readable): void {
   let sourceDone = false
   finished(payload, (err) => {
     sourceDone = true
+    // the stream's end, seen even when it ended before it was sent (a listener for 'end' would wait forever)
+    if (trailed && !err && !res.destroyed) {
+      endWithTrailers(reply, null)
+      return
+    }
     // a source destroyed before its end (e.g. by pump, when a stream it feeds fails) is a failure too, as in Fastify;
     // once the client has gone, the source was released by us and nothing is left to answer
     if (!err || res.destroyed || res.writableFinished) return
@@ -322,8 +327,7 @@ function sendStream (reply: ReplyState, payload: Readable): void {
     payload.pipe(res)
     return
   }
-  // the response ends only once the trailers are known; a stream's trailer functions get `null` as payload
-  payload.once('end', () => endWithTrailers(reply, null))
+  // the response ends only once the trailers are known (above); a stream's trailer functions get `null` as payload
   payload.pipe(res, { end: false })
 }
 

@@ -92,6 +92,11 @@ export function endWithTrailers (reply: ReplyState, payload: string | Buffer | n
     }
     res.end()
   }
+  // all removed after the headers announced them (while a stream was read): nothing to wait for
+  if (pending === 0) {
+    res.end()
+    return
+  }
   for (const [name, fn] of trailers) {
     let settled = false
     const done = (err: Error | null, value?: unknown): void => {

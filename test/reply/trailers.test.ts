@@ -78,6 +78,23 @@ describe('reply.trailer over a real socket', () => {
     assert.deepEqual(seen, [null])
   })
 
+  test('a stream that ended before it was sent still ends the response with its trailers', async (t) => {
+    const spent = Readable.from(['gone'])
+    spent.resume()
+    await new Promise((resolve) => spent.once('end', resolve))
+    const app = enclave()
+    app.get('/', (_req: any, reply: any) => {
+      reply.trailer('x-after', () => 'done').send(spent)
+    })
+    const address = await app.listen({ port: 0, host: '127.0.0.1' })
+    t.after(() => app.close())
+    const res = await request(address, '/')
+    assert.equal(res.status, 200)
+    assert.equal(res.body, '')
+    assert.equal(res.headers.trailer, 'x-after')
+    assert.deepEqual({ ...res.trailers }, { 'x-after': 'done' })
+  })
+
   test('HEAD requests get the GET headers and no trailers', async (t) => {
     const app = enclave()
     app.get('/', (_req: any, reply: any) => {
@@ -160,6 +177,24 @@ describe('reply.trailer through inject', () => {
     const res = await app.inject('/')
     assert.equal(res.payload, 'ok')
     assert.deepEqual(res.trailers, { 'x-first': '1', 'x-second': '2' })
+  })
+
+  test('a trailer removed while the stream body is read: the announced header stays, the response ends without it', async () => {
+    const app = enclave()
+    let called = false
+    app.get('/', (_req: any, reply: any) => {
+      const body = Readable.from((function * () {
+        reply.removeTrailer('x-gone')
+        yield 'streamed'
+      })())
+      reply.trailer('x-gone', () => { called = true; return 'never' }).send(body)
+    })
+    const res = await app.inject('/')
+    assert.equal(res.statusCode, 200)
+    assert.equal(res.payload, 'streamed')
+    assert.equal(res.headers.trailer, 'x-gone')
+    assert.deepEqual(res.trailers, {})
+    assert.equal(called, false)
   })
 
   test('forbidden or malformed names throw FST_ERR_BAD_TRAILER_NAME; a non-function throws FST_ERR_BAD_TRAILER_VALUE', async () => {
