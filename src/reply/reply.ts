@@ -189,6 +189,11 @@ proto.callNotFound = function (this: ReplyState) {
   return this
 }
 
+/** A `103 Early Hints` answer, written at once: the final status and headers are still the reply's to set. */
+proto.writeEarlyHints = function writeEarlyHints (this: ReplyState, hints: Record<string, string | string[]>, callback?: () => void) {
+  this.raw.writeEarlyHints(hints, callback)
+}
+
 /** Sends the payload; a second call logs a warning and sends nothing. Errors go to the error handler chain. */
 proto.send = function send (this: ReplyState, payload?: unknown) {
   if (this[kReplyInOnError]) throw new codes.FST_ERR_SEND_INSIDE_ONERR()

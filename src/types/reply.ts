@@ -60,6 +60,8 @@ export interface FastifyReply<
   readonly routeOptions: Readonly<RequestRouteOptions<ContextConfig, SchemaCompiler>>
   /** Milliseconds since the request was received. */
   elapsedTime: number
+  /** The media type of the `Content-Type` set so far (`reply.type()`, `header()`, `raw.setHeader()`), lower-cased; `undefined` without one. */
+  readonly mediaType: string | undefined
   /** The request's logger. */
   log: FastifyBaseLogger
   /** The request this reply answers. */
@@ -121,6 +123,11 @@ export interface FastifyReply<
   ) => FastifyReply<RawServer, RawRequest, RawReply, RouteGeneric, ContextConfig, SchemaCompiler, TypeProvider>
   hasTrailer(key: string): boolean
   removeTrailer(key: string): FastifyReply<RawServer, RawRequest, RawReply, RouteGeneric, ContextConfig, SchemaCompiler, TypeProvider>
+  /**
+   * Sends a `103 Early Hints` informational response (`Link` preloads, …) before the final one; `callback` runs once
+   * it is written. Over HTTP/2 the hints travel as an informational HEADERS frame.
+   */
+  writeEarlyHints: (hints: Record<string, string | string[]>, callback?: () => void) => void
 }
 
 export type { FastifyReply as EnclaveReply }
