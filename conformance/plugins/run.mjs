@@ -10,7 +10,7 @@
 import { existsSync } from 'node:fs'
 import path from 'node:path'
 import { parseOptions, USAGE } from './lib/options.mjs'
-import { loadPluginList, loadSkippedTests, loadFlakyTests, fileId, slug, EXPECTATIONS_FILES, GROUPS } from './lib/plugin-list.mjs'
+import { loadPluginList, loadSkippedTests, loadFlakyTests, fileId, slug, GROUPS } from './lib/plugin-list.mjs'
 import { installPlugin, testsFromGit } from './lib/install.mjs'
 import { pluginsCacheDir, prepareFastify, preparePluginTree, listFiles, testTreesDir } from './lib/trees.mjs'
 import { runJsonReportSuite } from './lib/jest.mjs'
@@ -19,7 +19,7 @@ import { runFile, runFiles } from '../lib/run-files.mjs'
 import { fileResult, countTests } from '../lib/file-results.mjs'
 import { SelfTestList } from '../lib/self-list.mjs'
 import { checkExpectations, printGate, updateExpectations } from '../lib/expectations.mjs'
-import { enclaveEntry, log } from '../lib/paths.mjs'
+import { log } from '../lib/paths.mjs'
 
 /**
  * The flags each file runs under, by the plugin's `runner`: tap files under none (the plugins' .taprc files give
@@ -83,14 +83,15 @@ async function runPlugin (plugin, list, options, fastify, skipsFor, flakyFor) {
     gitDir = testsFromGit(plugin, options.gitDirs)
     if (!gitDir) return notRun(plugin, `its npm tarball has no tests: pass --git-dir ${plugin.testsFrom.repository}=<git directory> (tag ${plugin.testsFrom.tag}) or put its snapshot in the mirrors folder`)
   }
-  const dir = path.join(pluginsCacheDir(), `${slug(plugin)}-${plugin.version}`)
+  const { level } = options
+  const dir = path.join(pluginsCacheDir(level), `${slug(plugin)}-${plugin.version}`)
   const installed = installPlugin(plugin, dir, list, gitDir)
   // Fresh copies every run (some tests write files beside themselves); the --self copy only when one is needed.
   const built = {}
-  const treeFor = (target) => () => (built[target] ??= preparePluginTree(plugin, installed, gitDir, fastify(target), path.join(testTreesDir(), `${slug(plugin)}-${target}`)))
+  const treeFor = (target) => () => (built[target] ??= preparePluginTree(plugin, installed, gitDir, fastify(target), path.join(testTreesDir(level), `${slug(plugin)}-${target}`)))
   const target = options.self ? 'self' : 'enclave'
   const trees = { dir, tree: treeFor(target), selfTree: treeFor('self') }
-  log(`${plugin.name}@${plugin.version} on ${options.self ? 'fastify@4.29.1 (--self)' : 'Enclave'}`)
+  log(`${plugin.name}@${plugin.version} on ${options.self ? `fastify@${level.fastify.version} (--self)` : `Enclave (${path.basename(level.fastify.entry)})`}`)
   const files = (await runPluginTests(plugin, trees, options, skipsFor)).map((result) => markFlaky(result, flakyFor))
   return { name: plugin.name, version: plugin.version, group: plugin.group, files }
 }
@@ -101,13 +102,14 @@ async function main () {
     process.stdout.write(USAGE + '\n')
     return 0
   }
-  if (!options.self && !existsSync(enclaveEntry)) throw new Error(`${enclaveEntry} is missing: run \`npm run build\` first`)
+  const { level } = options
+  if (!options.self && !existsSync(level.fastify.entry)) throw new Error(`${level.fastify.entry} is missing: run \`npm run build\` first`)
   const started = Date.now()
-  const list = loadPluginList(options.pluginPattern, options.group)
-  const skipsFor = loadSkippedTests()
-  const flakyFor = loadFlakyTests()
+  const list = loadPluginList(level, options.pluginPattern, options.group)
+  const skipsFor = loadSkippedTests(level)
+  const flakyFor = loadFlakyTests(level)
   const fastifyTrees = {}
-  const fastify = (target) => (fastifyTrees[target] ??= prepareFastify(target, { compileCache: target === 'enclave' && options.compileCache }))
+  const fastify = (target) => (fastifyTrees[target] ??= prepareFastify(target, level, { compileCache: target === 'enclave' && options.compileCache }))
   const runs = []
   for (const plugin of list.plugins) runs.push(await runPlugin(plugin, list, options, fastify, skipsFor, flakyFor))
   const summary = summarize(runs, { self: options.self, seconds: (Date.now() - started) / 1000 })
@@ -127,7 +129,7 @@ async function main () {
   // Each group is held to its own expectations file, so that the community plugins' known failures stay apart.
   let ok = true
   for (const group of summary.groups) {
-    const gate = checkExpectations({ files: group.files }, options, EXPECTATIONS_FILES[group.name])
+    const gate = checkExpectations({ files: group.files }, options, level.expectations[group.name])
     process.stdout.write(`${GROUPS[group.name]}:\n`)
     printGate(gate)
     if (options.updateExpectations) updateExpectations(gate)

@@ -1,10 +1,15 @@
 /** Command-line options of `conformance/plugins/run.mjs` (`npm run conformance:plugins -- [options]`). */
 import { commonOptions, parseValues } from '../../lib/options.mjs'
+import { pluginLevelOf } from './levels.mjs'
 
 export const USAGE = `Usage: npm run conformance:plugins -- [options]   (or: node conformance/plugins/run.mjs [options])
 Runs the official plugins' and the listed community plugins' own test suites (conformance/plugins/plugins.json) on
 Enclave's build, one plugin at a time.
-  --self                  run them on the real fastify 4.29.1 instead (must pass 100%: proves runner and lists)
+  --fastify <4|5>         which releases: 4 (the Fastify 4 releases of plugins.json on the main entry, the default)
+                          or 5 (the Fastify 5 releases of the official plugins, plugins-5.json, on Enclave's
+                          ./fastify5 entry, with their own lists conformance/plugins/*-5.txt)
+  --self                  run them on the real fastify (4.29.1, or 5.12.8 with --fastify 5) instead (must pass
+                          100%: proves runner and lists)
   --plugin <regex>        only the plugins whose name matches
   --official              only the official plugins (plugins.json's \`plugins\`)
   --community             only the community plugins (plugins.json's \`community\`)
@@ -20,12 +25,13 @@ Enclave's build, one plugin at a time.
   --jobs <n>              test files of one plugin run at once, unless the plugin runs one at a time (default 2)
   --compile-cache         give every application a compile cache (compileCache: { dir }, one directory per test
                           process), so that the plugins' tests also run through it
-  --ci                    exit 1 when a test not in conformance/plugins/expectations.txt (official plugins) or
-                          community-expectations.txt (community plugins) fails; flaky-tests.txt never gates
+  --ci                    exit 1 when a test not in conformance/plugins/expectations.txt (official plugins;
+                          expectations-5.txt with --fastify 5) or community-expectations.txt (community plugins)
+                          fails; flaky-tests.txt (-5.txt) never gates
   --update-expectations   remove from those files the entries that now pass
   --help                  this text
 Environment: ENCLAVE_CONFORMANCE_CACHE (default \${XDG_CACHE_HOME:-~/.cache}/enclave-conformance), shared with
-the main runner: the plugins go in its fastify-4.29.1/plugins/ folder.`
+the main runner: the plugins go in its fastify-4.29.1/plugins/ (fastify-5.12.8/plugins/) folder.`
 
 function gitDirs (values) {
   const dirs = new Map()
@@ -39,6 +45,7 @@ function gitDirs (values) {
 
 export function parseOptions (argv = process.argv.slice(2)) {
   const values = parseValues(argv, {
+    fastify: { type: 'string', default: '4' },
     plugin: { type: 'string' },
     official: { type: 'boolean', default: false },
     community: { type: 'boolean', default: false },
@@ -46,5 +53,7 @@ export function parseOptions (argv = process.argv.slice(2)) {
   })
   if (values.official && values.community) throw new Error('--official and --community exclude each other')
   const group = values.official ? 'official' : values.community ? 'community' : undefined
-  return { ...commonOptions(values, { '--plugin': values.plugin }), pluginPattern: values.plugin, group, gitDirs: gitDirs(values['git-dir']) }
+  const level = pluginLevelOf(values.fastify)
+  if (group && !level.expectations[group]) throw new Error(`--${group}: fastify@${level.fastify.version}'s plugin list has no ${group} plugins`)
+  return { ...commonOptions(values, { '--plugin': values.plugin }), level, pluginPattern: values.plugin, group, gitDirs: gitDirs(values['git-dir']) }
 }

@@ -13,29 +13,35 @@ import { enclaveTarget, linkDependencies, prepareTestTree, preparePristine } fro
 import { unpackGitTests } from './install.mjs'
 import { checkoutId } from '../../lib/paths.mjs'
 
-/** `<conformance cache>/plugins`: beside Fastify's tarball and test dependencies, which the `fastify` copies reuse. */
-export function pluginsCacheDir () {
-  return path.join(cacheDir(), 'plugins')
+/**
+ * `<conformance cache>/fastify-<version>/plugins`: beside the level's Fastify tarball and test dependencies, which the
+ * `fastify` copies reuse; each level's plugins installed apart.
+ */
+export function pluginsCacheDir (level) {
+  return path.join(cacheDir(process.env, level.fastify), 'plugins')
 }
 
 /**
  * Where the plugins' test trees are made: a short path, because some tests listen on a Unix socket named after their
  * own file (`${__filename}.socket`), and a socket's path may not exceed 107 bytes.
  */
-export function testTreesDir () {
-  return path.join(os.tmpdir(), `enclave-plugin-tests-${checkoutId}`)
+export function testTreesDir (level) {
+  return path.join(os.tmpdir(), `enclave-plugin-tests-${checkoutId}${level.treesSuffix}`)
 }
 
-/** The `fastify` package for `target` ('enclave' or 'self'), made fresh; `compileCache`: see enclaveTarget. */
-export function prepareFastify (target, { compileCache = false } = {}) {
-  const dir = cacheDir()
-  const tarball = fetchTarball(dir)
-  const dependencies = installDependencies(dir)
+/**
+ * The `fastify` package for `target` ('enclave' or 'self') at `level`, made fresh: the level's pinned fastify for
+ * 'self', Enclave's entry of that level otherwise; `compileCache`: see enclaveTarget.
+ */
+export function prepareFastify (target, level, { compileCache = false } = {}) {
+  const dir = cacheDir(process.env, level.fastify)
+  const tarball = fetchTarball(dir, level.fastify)
+  const dependencies = installDependencies(dir, level.fastify)
   const framework = target === 'self'
-    ? preparePristine(tarball, path.join(pluginsCacheDir(), `fastify-pristine-${checkoutId}`), dependencies)
-    : enclaveTarget({ compileCache })
+    ? preparePristine(tarball, path.join(pluginsCacheDir(level), `fastify-pristine-${checkoutId}`), dependencies)
+    : enclaveTarget({ compileCache, entry: level.fastify.entry })
   const name = `fastify-${target}${compileCache ? '-compile-cache' : ''}-${checkoutId}`
-  return prepareTestTree(tarball, path.join(pluginsCacheDir(), name), dependencies, framework)
+  return prepareTestTree(tarball, path.join(pluginsCacheDir(level), name), dependencies, framework)
 }
 
 /**
