@@ -5,6 +5,7 @@
 import type semver from 'semver'
 import { lazyModule } from '../core/lazy-module'
 import { codes } from '../core/errors'
+import { FASTIFY_4, FASTIFY_5, type ApiLevel } from '../core/api-level'
 import { kApp, kDisplayName, kPluginContext, kPluginMeta, kRegisteredFunction, kSkipOverride } from '../core/symbols'
 import type { AnyFn } from '../core/types'
 import type { Instance } from '../encapsulation/app-state'
@@ -95,13 +96,31 @@ function supportsVersion (range: string, version: string): boolean {
   return semver.satisfies(version, range, { includePrerelease: releaseCandidate })
 }
 
+/**
+ * FST_ERR_PLUGIN_VERSION_MISMATCH, as Fastify words it; when the application's other API level takes the plugin
+ * (a plugin made for Fastify 4 only, at the Fastify 5 level), the message also says so and names that level's entry.
+ */
+function versionMismatch (instance: Instance, name: string, range: string): Error {
+  const level = instance[kApp].level
+  const error = new codes.FST_ERR_PLUGIN_VERSION_MISMATCH(name, range, instance.version ?? level.fastifyVersion)
+  const other = otherLevel(level)
+  if (instance.version === level.fastifyVersion && other.pluginVersions.some((version) => supportsVersion(range, version))) {
+    error.message += `; it is made for Fastify ${other.major}, which Enclave's Fastify ${other.major} level gives: load '${other.entry}'`
+  }
+  return error
+}
+
+function otherLevel (level: ApiLevel): ApiLevel {
+  return level.major === 4 ? FASTIFY_5 : FASTIFY_4
+}
+
 /** Checks a plugin's declared metadata: Fastify version range, required decorators, required plugins. */
 export function checkPluginMeta (instance: Instance, fn: PluginFunction, name: string): void {
   const meta = fn[kPluginMeta]
   if (meta === undefined) return
   const range = meta.fastify
   if (typeof range === 'string' && !apiVersionsOf(instance).some((version) => supportsVersion(range, version))) {
-    throw new codes.FST_ERR_PLUGIN_VERSION_MISMATCH(name, range, instance.version ?? instance[kApp].level.fastifyVersion)
+    throw versionMismatch(instance, name, range)
   }
   const context = instance[kPluginContext]
   const decorators = meta.decorators ?? {}

@@ -57,7 +57,8 @@ test('fastify-plugin: a plugin declaring fastify 5.x loads at the Fastify 4 leve
   app5.register(fp(async () => {}, { fastify: '4.x', name: 'v4-plugin' }))
   await assert.rejects(app5.ready(), (err: any) => {
     assert.equal(err.code, 'FST_ERR_PLUGIN_VERSION_MISMATCH')
-    assert.equal(err.message, "fastify-plugin: v4-plugin - expected '4.x' fastify version, '5.12.8' is installed")
+    assert.equal(err.message, "fastify-plugin: v4-plugin - expected '4.x' fastify version, '5.12.8' is installed; " +
+      "it is made for Fastify 4, which Enclave's Fastify 4 level gives: load 'enclave-http/fastify4'")
     return true
   })
 })
