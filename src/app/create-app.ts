@@ -12,7 +12,7 @@ import { runApplicationHooks } from '../hooks/application-hooks'
 import { SchemaScope } from '../schema/schema-scope'
 import { ContentTypeParserRegistry } from '../request/content-type-parser'
 import { createRequestHandler } from '../request/dispatch'
-import { Request, subclassRequest, compileTrustProxy } from '../request/request'
+import { Request, requestClassOf, subclassRequest, compileTrustProxy } from '../request/request'
 import { requestIdentityDefaults } from '../request/request-identity'
 import { Reply, subclassReply } from '../reply/reply'
 import { defaultErrorHandlerLink } from '../reply/error-handler'
@@ -57,7 +57,7 @@ export function createInstance (userOptions?: unknown, level: ApiLevel = DEFAULT
   // a plain property, as in Fastify: plugins wrap or replace it (`app.log = app.log.child(...)`), and an assignment
   // in a context stays in that context and its children; request loggers still come from the factory's logger
   root.log = logger
-  root[kPluginContext] = rootContext(root, options)
+  root[kPluginContext] = rootContext(root, options, level)
 
   app.router = createRouter(options)
   app.notFoundRouter = createRouter({ ...options, ignoreTrailingSlash: true })
@@ -102,13 +102,13 @@ export function createInstance (userOptions?: unknown, level: ApiLevel = DEFAULT
 }
 
 /** The root context: the root's request/reply classes, the factory's schema, parser and error-handler settings. */
-function rootContext (root: Instance, options: NormalizedOptions): PluginContext {
-  const RootRequest = subclassRequest(Request)
+function rootContext (root: Instance, options: NormalizedOptions, level: ApiLevel): PluginContext {
+  const RootRequest = subclassRequest(requestClassOf(level))
   const RootReply = subclassReply(Reply)
   RootRequest.prototype.server = root
   RootReply.prototype.server = root
   Request.prototype[kTrustProxy] = null
-  RootRequest.prototype[kTrustProxy] = compileTrustProxy(options.trustProxy)
+  RootRequest.prototype[kTrustProxy] = compileTrustProxy(options.trustProxy, level)
   return new PluginContext(null, {
     instance: root,
     prefix: '',

@@ -24,6 +24,11 @@ export interface ApiLevel {
   }>
   /** `request.hostname`: Fastify 4 gives the Host header as sent (with its port), Fastify 5 the name alone. */
   readonly hostnameWithPort: boolean
+  /**
+   * `trustProxy: <number>`: Fastify 4 trusts that many hops; Fastify 5 trusts none, since a hop count cannot tell a
+   * proxy from a client that connects directly and forges `X-Forwarded-*` (use addresses or a function instead).
+   */
+  readonly trustProxyHopCount: boolean
   /** How to ask for the other level, for errors that need it. */
   readonly entry: string
 }
@@ -34,6 +39,7 @@ export const FASTIFY_4: ApiLevel = Object.freeze({
   pluginVersions: Object.freeze(['4.29.1', '5.12.8']),
   optionDefaults: Object.freeze({ jsonShorthand: true }),
   hostnameWithPort: true,
+  trustProxyHopCount: true,
   entry: 'enclave-http/fastify4'
 })
 
@@ -43,6 +49,7 @@ export const FASTIFY_5: ApiLevel = Object.freeze({
   pluginVersions: Object.freeze(['5.12.8']),
   optionDefaults: Object.freeze({ jsonShorthand: false }),
   hostnameWithPort: false,
+  trustProxyHopCount: false,
   entry: 'enclave-http/fastify5'
 })
 

@@ -8,6 +8,7 @@ import { performance } from 'node:perf_hooks'
 import { finished } from 'node:stream'
 import { codes } from '../core/errors'
 import { warnDeprecated } from '../core/deprecations'
+import { mediaTypeOf } from '../core/media-type'
 import {
   kRoute, kReplySerializer, kReplyErrorHandler, kReplyHeaders, kReplyStarted, kReplyHijacked, kReplyStartTime,
   kReplyHasStatusCode, kReplyInOnError, kReplySendingError, kReplyTrailers, kReplySendError
@@ -262,5 +263,6 @@ Object.defineProperties(proto, {
       return this[kRoute]
     }
   },
-  routeOptions: { get () { return this.request.routeOptions } }
+  routeOptions: { get () { return this.request.routeOptions } },
+  mediaType: { get () { return mediaTypeOf(this.getHeader('content-type')) } }
 })

@@ -1,6 +1,7 @@
 /**
  * The request object handed to hooks and handlers. Fields set per request are own properties assigned in one
- * constructor (a stable shape); derived values (`ip`, `hostname`, `protocol`, …) are getters on the prototype.
+ * constructor (a stable shape); derived values (`ip`, `host`, `protocol`, …) are getters on the prototype. The
+ * getters whose behaviour differs between API levels (`hostname`) are on a class per level (`requestClassOf`).
  * Every encapsulation context gets its own subclass, so `decorateRequest` in one context never reaches a sibling.
  */
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http'
@@ -8,6 +9,8 @@ import type proxyAddrModule from 'proxy-addr'
 import { kApp, kRequestHeaders, kRoute, kTrustProxy } from '../core/symbols'
 import { warnDeprecated } from '../core/deprecations'
 import { lazyModule } from '../core/lazy-module'
+import { mediaTypeOf } from '../core/media-type'
+import type { ApiLevel } from '../core/api-level'
 import type { Logger } from '../types/logger'
 import type { CompiledRoute } from '../routing/route-model'
 import { requestSchemaMethods } from './route-schema-functions'
@@ -46,12 +49,15 @@ export interface RequestClass {
 /** proxy-addr serves `trustProxy` only. */
 const proxyAddr = lazyModule(() => require('proxy-addr') as typeof proxyAddrModule)
 
-/** The trust function of the `trustProxy` option (addresses, CIDR ranges, a hop count or a function), or null. */
-export function compileTrustProxy (option: unknown): TrustFunction | null {
+/**
+ * The trust function of the `trustProxy` option (addresses, CIDR ranges, a hop count or a function), or null. A hop
+ * count trusts no proxy at all unless the level allows it (`trustProxyHopCount`).
+ */
+export function compileTrustProxy (option: unknown, level: ApiLevel): TrustFunction | null {
   if (option === false || option === undefined) return null
   if (option === true) return () => true
   if (typeof option === 'function') return option as TrustFunction
-  if (typeof option === 'number') return (_addr, index) => index < option
+  if (typeof option === 'number') return level.trustProxyHopCount ? (_addr, index) => index < option : () => false
   if (typeof option === 'string') return proxyAddr().compile(option.split(',').map((s) => s.trim())) as TrustFunction
   return proxyAddr().compile(option as string[]) as TrustFunction
 }
@@ -78,6 +84,49 @@ export function subclassRequest (Parent: RequestClass): RequestClass {
 
 function firstHeader (value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value
+}
+
+/** The host the client asked for: the last `X-Forwarded-Host` entry from a trusted proxy, else Host or `:authority`. */
+function hostOf (request: RequestState): string | undefined {
+  const headers = request.raw.headers
+  const trust = request[kTrustProxy]
+  if (trust !== null && headers['x-forwarded-host'] !== undefined && trust(request.raw.socket?.remoteAddress, 0)) {
+    const forwarded = firstHeader(headers['x-forwarded-host']) as string
+    return forwarded.split(',').pop()!.trim()
+  }
+  return headers.host ?? headers[':authority'] as string | undefined
+}
+
+/** The port at the end of a host (`example.com:8080`, `[::1]:8080`). */
+const PORT = /:(\d+)$/
+
+/** `request.hostname` of each level (src/core/api-level.ts, `hostnameWithPort`). */
+const hostnameGetters = {
+  // Fastify 4: the host as sent, with its port; undefined without one
+  withPort (this: RequestState) { return hostOf(this) },
+  // Fastify 5: the name alone (an IPv6 address keeps its brackets); '' without a host
+  withoutPort (this: RequestState) {
+    const host = this.host as string
+    return host[0] === '[' ? host.slice(0, host.indexOf(']') + 1) : host.split(':', 1)[0]
+  }
+}
+
+const levelRequests = new Map<ApiLevel, RequestClass>()
+
+/**
+ * The framework's request class of a level: the shared base with the getters whose behaviour the level decides.
+ * The root's request class extends it, so those getters count as built-in members, as the base's do.
+ */
+export function requestClassOf (level: ApiLevel): RequestClass {
+  let LevelRequest = levelRequests.get(level)
+  if (LevelRequest === undefined) {
+    LevelRequest = subclassRequest(Request)
+    Object.defineProperty(LevelRequest.prototype, 'hostname', {
+      get: level.hostnameWithPort ? hostnameGetters.withPort : hostnameGetters.withoutPort
+    })
+    levelRequests.set(level, LevelRequest)
+  }
+  return LevelRequest
 }
 
 Object.defineProperties(Request.prototype, {
@@ -109,16 +158,15 @@ Object.defineProperties(Request.prototype, {
       return trust === null ? undefined : proxyAddr().all(this.raw, trust)
     }
   },
-  hostname: {
+  // Fastify 5's `host` and `port`, present at both levels; `hostname` is the level's (`requestClassOf`)
+  host: { get () { return hostOf(this as RequestState) ?? '' } },
+  port: {
     get () {
-      const headers = this.raw.headers
-      if (this[kTrustProxy] !== null && headers['x-forwarded-host'] !== undefined && this[kTrustProxy](this.raw.socket?.remoteAddress, 0)) {
-        const forwarded = firstHeader(headers['x-forwarded-host']) as string
-        return forwarded.split(',').pop()!.trim()
-      }
-      return headers.host ?? headers[':authority']
+      const port = PORT.exec(this.host)
+      return port === null ? null : Number(port[1])
     }
   },
+  mediaType: { get () { return mediaTypeOf(this.headers['content-type']) } },
   protocol: {
     get () {
       const headers = this.raw.headers

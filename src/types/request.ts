@@ -103,8 +103,20 @@ export interface FastifyRequest<
   readonly ip: string
   /** All addresses of the forwarding chain, closest first; only with `trustProxy`. */
   readonly ips?: string[]
-  /** The `Host` header (`X-Forwarded-Host` with `trustProxy`, `:authority` on HTTP/2). */
+  /**
+   * The host the client asked for, port included: the `Host` header (the last `X-Forwarded-Host` entry from a proxy
+   * `trustProxy` trusts, `:authority` on HTTP/2); `''` when there is none (HTTP/1.0, `requireHostHeader: false`).
+   */
+  readonly host: string
+  /**
+   * The host's name. Fastify 4 level: `host` as sent, port included (`example.com:8080`); Fastify 5 level: without
+   * the port (`example.com`; an IPv6 address keeps its brackets, `[::1]`).
+   */
   readonly hostname: string
+  /** The port at the end of `host`, or `null` when it has none. */
+  readonly port: number | null
+  /** The media type of the `Content-Type` header (`application/json`), lower-cased; `undefined` without a valid one. */
+  readonly mediaType: string | undefined
   readonly url: string
   /** The URL before `rewriteUrl`. */
   readonly originalUrl: string
