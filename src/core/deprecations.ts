@@ -11,7 +11,7 @@ interface Deprecation {
   /** Emitted on every occurrence rather than once (the detail names what is affected). */
   everyTime?: true
   /** Fastify's `FSTWRN` warnings are not deprecations: they are named `FastifyWarning`. */
-  type?: 'FastifyWarning'
+  type?: 'FastifyWarning' | 'FastifySecurity'
 }
 
 const removedInV5 = 'will be removed in `fastify@5`'
@@ -94,6 +94,23 @@ const deprecations = {
     type: 'FastifyWarning',
     everyTime: true,
     text: (name: string) => `The ${name} plugin being registered mixes async and callback styles, which will result in an error in \`fastify@5\``
+  },
+  // Fastify 5's security warnings for a headers schema whose names Enclave cannot lower-case (header-schema.ts)
+  headerSchemaExternalRef: {
+    code: 'FSTSEC002',
+    type: 'FastifySecurity',
+    everyTime: true,
+    text: (detail: string) => `The headers schema for ${detail} that is not case-normalized. Header names in the referenced ` +
+      'schema keep their original case and will not match the lowercased request headers, so case-insensitive assertions ' +
+      'such as required and dependencies may not apply. Inline the header schema instead of referencing it with an external $ref.'
+  },
+  headerSchemaPropertyNamesRef: {
+    code: 'FSTSEC003',
+    type: 'FastifySecurity',
+    everyTime: true,
+    text: (detail: string) => `The headers schema for ${detail} that is not case-normalized. Header names held in the ` +
+      'referenced schema keep their original case and will not match the lowercased request headers, so a case-insensitive ' +
+      'deny-list or allow-list on header names may not apply. Inline the propertyNames constraint instead of referencing it with a $ref.'
   }
 } satisfies Record<string, Deprecation>
 

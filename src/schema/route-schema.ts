@@ -35,8 +35,9 @@ const normalized = new WeakSet<object>()
  */
 export function normalizeRouteSchema (url: string, schema: JsonSchema | undefined, jsonShorthand: boolean): JsonSchema | undefined {
   if (!isObjectLike(schema) || normalized.has(schema)) return schema
-  if (schema.query) {
-    if (schema.querystring) throw new codes.FST_ERR_SCH_DUPLICATE('querystring')
+  // present means not undefined: `query: false` (refuse every request) is aliased too, as in Fastify 5
+  if (schema.query !== undefined) {
+    if (schema.querystring !== undefined) throw new codes.FST_ERR_SCH_DUPLICATE('querystring')
     schema.querystring = schema.query
   }
   const expand = (part: unknown): unknown => {

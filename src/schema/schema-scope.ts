@@ -180,6 +180,14 @@ export class SchemaScope {
     return this.#controller.buildSerializer
   }
 
+  /**
+   * Whether this context's routes compile with a validator compiler of the user's (`setValidatorCompiler` here or
+   * above, `schemaController.compilersFactory.buildValidator`): Fastify then passes headers schemas as written.
+   */
+  get customValidator (): boolean {
+    return this.validatorCompiler !== null || this.#controller.buildValidator !== undefined
+  }
+
   /** The `serializerOpts` factory option. */
   get serializerOpts (): Record<string, unknown> | undefined {
     return this.app.serializerOpts

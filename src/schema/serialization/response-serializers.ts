@@ -22,24 +22,30 @@ export interface ResponseSchemaSource {
   serializerCompiler?: unknown
 }
 
-/** Per media type serializers of one status key (Fastify's `content` form). */
+/**
+ * Per media type serializers of one status key (Fastify's `content` form). A `*\/*` entry serves the media types
+ * without their own, as in Fastify 5 (a fix Enclave applies at both levels: Fastify 4 matched it literally only).
+ */
 export class ContentTypeSerializers {
   readonly byType: Map<string, SerializerFn>
-  /** The `application/json` entry, used when the reply declares no content type of its own. */
+  /** The `*\/*` entry (any media type). */
+  readonly any: SerializerFn | undefined
+  /** The `application/json` entry (else `*\/*`), used when the reply declares no content type of its own. */
   readonly json: SerializerFn | undefined
 
   constructor (byType: Map<string, SerializerFn>) {
     this.byType = byType
-    this.json = byType.get('application/json')
+    this.any = byType.get('*/*')
+    this.json = byType.get('application/json') ?? this.any
   }
 
   /**
-   * The serializer for the reply's content type (`application/json` when it has none); undefined when the map has no
-   * entry for it: as in Fastify, such a reply is not serialized by any schema of the status.
+   * The serializer for the reply's content type (`application/json` when it has none), else the `*\/*` one; undefined
+   * when the map has neither: as in Fastify, such a reply is not serialized by any schema of the status.
    */
   forContentType (contentType: unknown): SerializerFn | undefined {
     if (typeof contentType !== 'string') return this.json
-    return this.byType.get(normalizeMediaType(contentType))
+    return this.byType.get(normalizeMediaType(contentType)) ?? this.any
   }
 }
 

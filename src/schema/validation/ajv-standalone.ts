@@ -9,7 +9,7 @@ import type { JsonSchema } from '../../core/types'
 import { lazyModule } from '../../core/lazy-module'
 import { configurationKey, runModuleEntry } from '../cached-module'
 import type { GeneratedFactory } from '../compile-cache'
-import type { AjvServerOptions, ValidationFunction } from './validator-types'
+import { kTakesParentData, type AjvServerOptions, type ValidationFunction } from './validator-types'
 
 const loadStandalone = lazyModule(() => require('ajv/dist/standalone').default as (ajv: Ajv, validate: unknown) => string)
 
@@ -28,8 +28,9 @@ export function standaloneSource (ajv: Ajv, validate: ValidationFunction): strin
 
 /** The validation function of a cached entry; `schema` is the (JSON) schema it was compiled from. */
 export function validatorFromAjvEntry (factory: GeneratedFactory, schema: JsonSchema): ValidationFunction {
-  const validate = runModuleEntry(factory, ajvRuntime) as ValidationFunction & { schema: unknown }
+  const validate = runModuleEntry(factory, ajvRuntime) as ValidationFunction & { schema: unknown, [kTakesParentData]?: true }
   validate.errors = null
   validate.schema = schema
+  validate[kTakesParentData] = true
   return validate
 }

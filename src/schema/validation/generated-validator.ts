@@ -7,14 +7,14 @@ import ucs2length from 'ajv/dist/runtime/ucs2length'
 import equal from 'ajv/dist/runtime/equal'
 import { fullFormats } from 'ajv-formats/dist/formats'
 import type { JsonSchema } from '../../core/types'
-import type { ValidationFunction } from './validator-types'
+import { kTakesParentData, type ValidationFunction } from './validator-types'
 import { generatorCovers, type FormatDefinition } from './validator-subset'
 import { generateValidatorSource } from './validator-generator'
 
 /** The formats a default Ajv instance has: `ajv-formats` in its default ("full") mode. */
 export const defaultFormats = fullFormats as Record<string, FormatDefinition | undefined>
 
-type GeneratedValidator = ValidationFunction & { errors: unknown, schema: unknown }
+type GeneratedValidator = ValidationFunction & { errors: unknown, schema: unknown, [kTakesParentData]?: true }
 
 /** Ajv's error object, keys in Ajv's order (`error.validation` is often serialized as it is). */
 function fail (validate: GeneratedValidator, instancePath: string, schemaPath: string, keyword: string, params: unknown, message: string): false {
@@ -90,5 +90,6 @@ export function validatorFromFactory (factory: (rt: unknown, schema: unknown) =>
   const validate = factory(runtime, schema) as GeneratedValidator
   validate.errors = null
   validate.schema = schema
+  validate[kTakesParentData] = true
   return validate
 }

@@ -6,7 +6,7 @@
  * patterns. Anything else (`$ref`, `$id`, combinators, plugin keywords, tuples…) compiles at ready as before.
  */
 import type Ajv from 'ajv'
-import type { ValidationFunction } from './validator-types'
+import { kTakesParentData, type ValidationFunction } from './validator-types'
 import { isObjectLike } from '../../core/objects'
 
 const annotations = new Set(['title', 'description', 'examples', '$comment'])
@@ -117,14 +117,15 @@ export class DeferredCompilations {
  */
 export function deferredValidator (schema: unknown, compile: () => ValidationFunction, background?: DeferredCompilations): ValidationFunction {
   let compiled: ValidationFunction | undefined
-  const validate: ValidationFunction & { schema?: unknown } = function validateOnFirstUse (data: unknown): unknown {
+  const validate: ValidationFunction & { schema?: unknown, [kTakesParentData]?: true } = function validateOnFirstUse (data: unknown, options?: unknown): unknown {
     compiled ??= compile()
-    const result = compiled(data)
+    const result = compiled(data, options)
     validate.errors = compiled.errors
     return result
   }
   validate.errors = null
   validate.schema = schema
+  validate[kTakesParentData] = true
   background?.add(() => {
     try {
       compiled ??= compile()

@@ -6,11 +6,12 @@ import type { IncomingHttpHeaders } from 'node:http'
 import { codes } from '../../core/errors'
 import { warnDeprecated } from '../../core/deprecations'
 import { normalizeMediaType } from '../../core/media-type'
-import { isPlainObject, isThenable } from '../../core/objects'
+import { isObjectLike, isPlainObject, isThenable } from '../../core/objects'
 import type { AnyFn, JsonSchema } from '../../core/types'
 import type { SchemaScope } from '../schema-scope'
 import { normalizeRouteSchema } from '../route-schema'
-import type { ValidationFunction, ValidatorCompiler } from './validator-types'
+import { takesParentData, type ValidationFunction, type ValidatorCompiler } from './validator-types'
+import { lowerCaseHeaderSchema, warnUnreachableHeaderNames } from './header-schema'
 import {
   assertSchemaErrorFormatter, buildValidationError, type HttpPart, type SchemaErrorFormatter
 } from './validation-errors'
@@ -41,23 +42,28 @@ export interface RouteValidation {
   headers?: ValidationFunction
   /** Body validators by media type (`schema.body.content`), used instead of `body` when the route declares them. */
   bodyByContentType?: Map<string, ValidationFunction>
+  /**
+   * The parts (`PARENT_DATA` bits) whose validators are called with Ajv's `{ parentData, parentDataProperty }`, so a
+   * root value they coerce (a body `"10"` under `type: 'integer'`) replaces the request's: the schemas whose root is
+   * not an object. Without the bit, the validator gets the data alone (no object allocated per request).
+   */
+  parentData: number
   schemaErrorFormatter: SchemaErrorFormatter
   /** `METHOD url`, for messages. */
   routeName: string
 }
 
-/** Node lower-cases header names, so `X-Token` in a schema could never match: lower-case names and `required`. */
-function lowerCaseHeaderNames (schema: unknown): unknown {
-  if (!isPlainObject(schema)) return schema
-  const out: JsonSchema = { ...schema }
-  if (isPlainObject(schema.properties)) {
-    out.properties = {}
-    for (const name of Object.keys(schema.properties)) out.properties[name.toLowerCase()] = schema.properties[name]
-  }
-  if (Array.isArray(schema.required)) {
-    out.required = schema.required.map((name: unknown) => typeof name === 'string' ? name.toLowerCase() : name)
-  }
-  return out
+/** The bits of `RouteValidation.parentData` (written as literals where requests are validated). */
+const PARENT_DATA: Record<HttpPart, number> = { params: 1, body: 2, querystring: 4, headers: 8 }
+
+/**
+ * Whether validating against `schema` may coerce the root value itself: anything but a schema whose root type is
+ * `object` (a body schema `{ type: 'integer' }`, a `$ref`, a combinator at the root). Objects are never coerced.
+ */
+function mayCoerceRoot (schema: unknown): boolean {
+  if (!isObjectLike(schema)) return false
+  const type = schema.type
+  return !(type === 'object' || (Array.isArray(type) && type.length === 1 && type[0] === 'object'))
 }
 
 /** `schema.body.content`: `{ 'application/json': { schema }, ... }`, one schema per media type (none at all: no body validation). */
@@ -75,19 +81,43 @@ class PartCompiler {
 
   constructor (readonly route: RouteValidationSource, readonly schemas: SchemaScope, readonly routeName: string) {}
 
+  #coercingRoot = 0
+  /** A part with a validator called with the data alone (a body per media type has several). */
+  #dataAlone = 0
+
+  /** Bits of `RouteValidation.parentData`, for the parts compiled so far. */
+  get parentData (): number {
+    return this.#coercingRoot & ~this.#dataAlone
+  }
+
   compile (part: HttpPart, schema: unknown): ValidationFunction {
-    const normalized = part === 'headers' ? lowerCaseHeaderNames(schema) : schema
     let validate: unknown
     try {
       // The default compiler (an Ajv instance) is built only when some part of some route needs it.
       this.#compiler ??= (this.route.validatorCompiler as ValidatorCompiler | undefined) ?? this.#contextCompiler()
-      validate = this.#compiler({ schema: normalized as JsonSchema, method: this.route.method, url: this.route.url, httpPart: part })
+      const given = part === 'headers' ? this.#headerSchema(schema) : schema
+      validate = this.#compiler({ schema: given as JsonSchema, method: this.route.method, url: this.route.url, httpPart: part })
     } catch (cause) {
       // Fastify's message ends with the compiler's; which part failed is told by `httpPart`
       const message = cause instanceof Error ? cause.message : String(cause)
       throw Object.assign(new codes.FST_ERR_SCH_VALIDATION_BUILD(describeMethod(this.route.method), this.route.url, message), { cause, httpPart: part })
     }
-    return typeof validate === 'function' ? validate as ValidationFunction : refuseEveryRequest(validate, part, this.routeName)
+    if (typeof validate !== 'function') return refuseEveryRequest(validate, part, this.routeName)
+    if (!takesParentData(validate as ValidationFunction)) this.#dataAlone |= PARENT_DATA[part]
+    else if (mayCoerceRoot(schema)) this.#coercingRoot |= PARENT_DATA[part]
+    return validate as ValidationFunction
+  }
+
+  /**
+   * Header names lower-cased through the schema (header-schema.ts), as Fastify does for its default compiler only:
+   * a compiler of the user's (`validatorCompiler`, `setValidatorCompiler`, `compilersFactory.buildValidator`) gets
+   * the schema as written, and so does a schema that is not an object literal (TypeBox, Joi…).
+   */
+  #headerSchema (schema: unknown): unknown {
+    if (this.route.validatorCompiler !== undefined || this.schemas.customValidator || !isPlainObject(schema) ||
+      Object.getPrototypeOf(schema) === null) return schema
+    warnUnreachableHeaderNames(schema, describeMethod(this.route.method), this.route.url)
+    return lowerCaseHeaderSchema(schema)
   }
 
   #contextCompiler (): ValidatorCompiler {
@@ -124,7 +154,9 @@ export function compileRouteValidation (route: RouteValidationSource, schemas: S
     querystring: schema.querystring,
     headers: schema.headers
   }
-  if (sources.params == null && sources.body == null && sources.querystring == null && sources.headers == null) return null
+  // `false` (refuse every request) and `null` (not a schema: ready fails) are compiled like any other value, as in
+  // Fastify 5; only a part left out, or given as `undefined`, is not validated
+  if (sources.params === undefined && sources.body === undefined && sources.querystring === undefined && sources.headers === undefined) return null
 
   let formatter = schemas.schemaErrorFormatter
   if (route.schemaErrorFormatter !== undefined) {
@@ -139,25 +171,27 @@ export function compileRouteValidation (route: RouteValidationSource, schemas: S
     querystring: undefined,
     headers: undefined,
     bodyByContentType: undefined,
+    parentData: 0,
     schemaErrorFormatter: formatter,
     routeName
   }
-  // Fastify 4's order of compilation (requests are validated params first): the first part failing to build is reported
-  if (sources.headers != null) validation.headers = compiler.compile('headers', sources.headers)
-  if (sources.body != null) {
+  // Fastify's order of compilation (requests are validated params first): the first part failing to build is reported
+  if (sources.headers !== undefined) validation.headers = compiler.compile('headers', sources.headers)
+  if (sources.body !== undefined) {
     const content = bodyContentSchemas(sources.body)
     if (content === undefined) validation.body = compiler.compile('body', sources.body)
     else validation.bodyByContentType = compileBodyByContentType(compiler, content)
   }
-  if (sources.querystring != null) validation.querystring = compiler.compile('querystring', sources.querystring)
-  if (sources.params != null) validation.params = compiler.compile('params', sources.params)
+  if (sources.querystring !== undefined) validation.querystring = compiler.compile('querystring', sources.querystring)
+  if (sources.params !== undefined) validation.params = compiler.compile('params', sources.params)
+  validation.parentData = compiler.parentData
   return validation
 }
 
 /** `schema: { body: undefined }` is most likely a schema that failed to import: Fastify's FSTWRN001 says so. */
 function warnMissingParts (schema: JsonSchema, route: RouteValidationSource): void {
   for (const part of ['headers', 'body', 'querystring', 'params'] as const) {
-    if (Object.hasOwn(schema, part) && !schema[part]) warnDeprecated('missingSchema', `${part} schema for ${describeMethod(route.method)}: ${route.url}`)
+    if (Object.hasOwn(schema, part) && schema[part] === undefined) warnDeprecated('missingSchema', `${part} schema for ${describeMethod(route.method)}: ${route.url}`)
   }
 }
 
@@ -195,16 +229,18 @@ function settle (result: unknown, validate: ValidationFunction, request: Validat
 
 /**
  * Runs one part's validator. A promise (an Ajv `$async` schema, an async custom validator such as Joi's
- * `validateAsync`) is settled the same way once it resolves; its rejection is the part's validation error (Ajv's
- * `validation failed`, or what an async keyword threw), as in Fastify.
+ * `validateAsync`) passes or fails only: it resolves with the validated data itself, so its `error` or `value`
+ * properties are the client's data, never read as a result (Fastify 5's fix of GHSA-667r-xxjv-c9mm, at both
+ * levels). It fails by resolving `false` (the errors on `.errors`) or rejecting (Ajv's `validation failed`, or what
+ * an async keyword threw), as in Fastify.
  */
 function validatePart (validate: ValidationFunction, input: unknown, request: ValidatedRequest, property: string, part: HttpPart,
-  validation: RouteValidation, instance: unknown): PartOutcome {
-  const result: unknown = validate(input)
+  validation: RouteValidation, instance: unknown, withParent: boolean): PartOutcome {
+  const result: unknown = withParent ? validate(input, { parentData: request, parentDataProperty: property }) : validate(input)
   if (result === true) return undefined
   if (!isThenable(result)) return settle(result, validate, request, property, part, validation, instance)
   return Promise.resolve(result).then(
-    (resolved) => settle(resolved, validate, request, property, part, validation, instance),
+    (resolved) => resolved === false ? buildValidationError(validate.errors, part, validation.schemaErrorFormatter, instance) : undefined,
     (rejected) => buildValidationError(rejected, part, validation.schemaErrorFormatter, instance)
   )
 }
@@ -218,7 +254,7 @@ function validateHeaders (validate: ValidationFunction, request: ValidatedReques
     if (err === undefined && request.headers === original) request.headers = headers
     return err
   }
-  const outcome = validatePart(validate, headers, request, 'headers', 'headers', validation, instance)
+  const outcome = validatePart(validate, headers, request, 'headers', 'headers', validation, instance, (validation.parentData & 8) !== 0)
   return isThenable(outcome) ? outcome.then(adopt) : adopt(outcome)
 }
 
@@ -235,18 +271,18 @@ function validateStep (step: number, validation: RouteValidation, request: Valid
     case 0:
       return validation.params === undefined
         ? undefined
-        : validatePart(validation.params, request.params, request, 'params', 'params', validation, instance)
+        : validatePart(validation.params, request.params, request, 'params', 'params', validation, instance, (validation.parentData & 1) !== 0)
     case 1: {
       const body = bodyValidator(validation, request)
       // a request without a body is validated as null, as in Fastify: `nullable` or `type: ['object', 'null']` admit it
       return body === undefined
         ? undefined
-        : validatePart(body, request.body === undefined ? null : request.body, request, 'body', 'body', validation, instance)
+        : validatePart(body, request.body === undefined ? null : request.body, request, 'body', 'body', validation, instance, (validation.parentData & 2) !== 0)
     }
     case 2:
       return validation.querystring === undefined
         ? undefined
-        : validatePart(validation.querystring, request.query, request, 'query', 'querystring', validation, instance)
+        : validatePart(validation.querystring, request.query, request, 'query', 'querystring', validation, instance, (validation.parentData & 4) !== 0)
     default:
       return validation.headers === undefined ? undefined : validateHeaders(validation.headers, request, validation, instance)
   }

@@ -1,0 +1,84 @@
+import { test } from 'node:test'
+import assert from 'node:assert/strict'
+import enclave from '../../../src/index'
+import enclave5 from '../../../src/fastify5'
+
+// How a validator's answer reaches the request, at both levels (Fastify 5 fixes that Fastify 4.29.1's own tests do
+// not contradict).
+const levels = [['Fastify 4 level', enclave], ['Fastify 5 level', enclave5]] as const
+
+const asyncBody = { $async: true, type: 'object', additionalProperties: true, properties: { name: { type: 'string' } } }
+
+for (const [level, factory] of levels) {
+  test(`${level}: an asynchronous validator's data is never read as a result: value and error keys stay the client's`, async () => {
+    const app = factory()
+    app.post('/', { schema: { body: asyncBody } }, async (request: any) => request.body)
+    for (const payload of [{ name: 'a', value: { name: 'swapped' } }, { name: 'a', error: 'not an error' }]) {
+      const res = await app.inject({ method: 'POST', url: '/', payload })
+      assert.equal(res.statusCode, 200)
+      assert.deepEqual(res.json(), payload)
+    }
+    const invalid = await app.inject({ method: 'POST', url: '/', payload: { name: { not: 'a string' }, value: 1 } })
+    assert.equal(invalid.statusCode, 400)
+    assert.equal(invalid.json().message, 'validation failed')
+  })
+
+  test(`${level}: an asynchronous custom validator passes or fails only (false: its errors)`, async () => {
+    const app = factory()
+    app.setValidatorCompiler(({ schema }: any) => {
+      const validate: any = async (data: any) => data.ok === true ? { error: new Error('ignored'), value: 'ignored' } : false
+      validate.errors = [{ instancePath: '/ok', schemaPath: '#/ok', keyword: 'custom', params: {}, message: `must be ${String(schema.title)}` }]
+      return validate
+    })
+    app.post('/', { schema: { body: { title: 'true' } } }, async (request: any) => request.body)
+    const passed = await app.inject({ method: 'POST', url: '/', payload: { ok: true } })
+    assert.equal(passed.statusCode, 200)
+    assert.deepEqual(passed.json(), { ok: true })
+    const failed = await app.inject({ method: 'POST', url: '/', payload: { ok: false } })
+    assert.equal(failed.statusCode, 400)
+    assert.deepEqual(failed.json(), { statusCode: 400, code: 'FST_ERR_VALIDATION', error: 'Bad Request', message: 'body/ok must be true' })
+  })
+
+  test(`${level}: a synchronous custom validator's { value } still replaces the part`, async () => {
+    const app = factory()
+    app.setValidatorCompiler(() => (data: any) => ({ value: { ...data, seen: true } }))
+    app.post('/', { schema: { body: { type: 'object' } } }, async (request: any) => request.body)
+    const res = await app.inject({ method: 'POST', url: '/', payload: { a: 1 } })
+    assert.deepEqual(res.json(), { a: 1, seen: true })
+  })
+
+  test(`${level}: a root value coerced by the schema replaces the request's (body, querystring part of a route)`, async () => {
+    const app = factory()
+    app.post('/count', { schema: { body: { type: 'integer', minimum: 1, maximum: 10 } } },
+      async (request: any) => ({ body: request.body, type: typeof request.body }))
+    app.post('/tags', { schema: { body: { type: 'array', items: { type: 'string' } } } },
+      async (request: any) => ({ body: request.body }))
+    app.post('/flag', { schema: { body: { anyOf: [{ type: 'boolean' }, { type: 'object' }] } } },
+      async (request: any) => ({ body: request.body }))
+    const json = { 'content-type': 'application/json' }
+    const count = await app.inject({ method: 'POST', url: '/count', headers: json, payload: '"10"' })
+    assert.equal(count.statusCode, 200)
+    assert.deepEqual(count.json(), { body: 10, type: 'number' })
+    assert.equal((await app.inject({ method: 'POST', url: '/count', headers: json, payload: '"11"' })).statusCode, 400)
+    assert.deepEqual((await app.inject({ method: 'POST', url: '/tags', headers: json, payload: '"one"' })).json(), { body: ['one'] })
+    assert.deepEqual((await app.inject({ method: 'POST', url: '/flag', headers: json, payload: '"true"' })).json(), { body: true })
+  })
+
+  test(`${level}: a root value is coerced with a non-baseline Ajv and through a shared schema too`, async () => {
+    const app = factory({ ajv: { customOptions: { allErrors: true } } })
+    app.addSchema({ $id: 'count', type: 'integer' })
+    app.post('/', { schema: { body: { $ref: 'count#' } } }, async (request: any) => ({ body: request.body }))
+    const res = await app.inject({ method: 'POST', url: '/', headers: { 'content-type': 'application/json' }, payload: '"3"' })
+    assert.deepEqual(res.json(), { body: 3 })
+  })
+
+  test(`${level}: a custom validator without Ajv's signature is called with the data alone`, async () => {
+    const calls: number[] = []
+    const app = factory()
+    app.setValidatorCompiler(() => (...args: unknown[]) => { calls.push(args.length); return true })
+    app.post('/', { schema: { body: { type: 'integer' } } }, async (request: any) => ({ body: request.body }))
+    const res = await app.inject({ method: 'POST', url: '/', headers: { 'content-type': 'application/json' }, payload: '"3"' })
+    assert.deepEqual(res.json(), { body: '3' })
+    assert.deepEqual(calls, [1])
+  })
+}
