@@ -187,6 +187,7 @@ function initialConfig (options: NormalizedOptions): Readonly<Record<string, unk
     connectionTimeout: options.connectionTimeout,
     keepAliveTimeout: options.keepAliveTimeout,
     requestTimeout: options.requestTimeout,
+    handlerTimeout: options.handlerTimeout,
     maxRequestsPerSocket: options.maxRequestsPerSocket,
     bodyLimit: options.bodyLimit,
     caseSensitive: options.caseSensitive,

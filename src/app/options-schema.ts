@@ -23,6 +23,7 @@ const optionsSchema = {
     maxRequestsPerSocket: { type: 'integer', nullable: true },
     forceCloseConnections: { oneOf: [{ type: 'string', pattern: 'idle' }, boolean] },
     closeTimeout: duration,
+    handlerTimeout: duration,
     pluginTimeout: duration,
     http2SessionTimeout: duration,
     maxParamLength: integer,

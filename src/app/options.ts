@@ -49,7 +49,7 @@ const failFast: Record<string, [Check, string]> = {
 const knownOptions = new Set([
   ...Object.keys(failFast), 'bodyLimit', 'querystringParser', 'schemaErrorFormatter', 'trustProxy', 'constraints',
   'connectionTimeout', 'keepAliveTimeout', 'requestTimeout', 'maxRequestsPerSocket', 'forceCloseConnections',
-  'closeTimeout', 'pluginTimeout', 'http2SessionTimeout', 'maxParamLength', 'http2', 'caseSensitive', 'allowUnsafeRegex',
+  'closeTimeout', 'handlerTimeout', 'pluginTimeout', 'http2SessionTimeout', 'maxParamLength', 'http2', 'caseSensitive', 'allowUnsafeRegex',
   'ignoreTrailingSlash', 'ignoreDuplicateSlashes', 'disableRequestLogging', 'jsonShorthand', 'exposeHeadRoutes',
   'return503OnClosing', 'useSemicolonDelimiter', 'requestIdLogLabel', 'onProtoPoisoning', 'onConstructorPoisoning'
 ])
@@ -82,6 +82,8 @@ export interface NormalizedOptions {
   maxRequestsPerSocket: number
   forceCloseConnections: boolean | 'idle'
   closeTimeout: number
+  /** Milliseconds a route has to answer before FST_ERR_HANDLER_TIMEOUT (0: no limit); routes may set their own. */
+  handlerTimeout: number
   serverFactory: ((handler: RawHandler, opts: NormalizedOptions) => RawServerBase) | undefined
   querystringParser: ((str: string) => Record<string, unknown>) | undefined
   rewriteUrl: ((req: IncomingMessage) => unknown) | undefined
@@ -126,6 +128,7 @@ export const defaults = {
   maxRequestsPerSocket: 0,
   forceCloseConnections: 'idle' as const,
   closeTimeout: 10000,
+  handlerTimeout: 0,
   allowUnsafeRegex: false,
   useSemicolonDelimiter: false
 }

@@ -18,6 +18,10 @@ export const kRoute = Symbol('enclave.route')
 export const kRequestHeaders = Symbol('enclave.requestHeaders')
 /** On the root request prototype: the trust function compiled from the `trustProxy` option, or null. */
 export const kTrustProxy = Symbol('enclave.trustProxy')
+/** The response being written for it (the reply's `raw`): `request.signal` watches it for the client going away. */
+export const kRequestResponse = Symbol('enclave.requestResponse')
+/** The AbortController behind `request.signal`: made at start when the route has a `handlerTimeout`, else on first read. */
+export const kRequestAbort = Symbol('enclave.requestAbort')
 
 // on a reply
 /** Headers set so far, written once with `writeHead`. */

@@ -19,6 +19,7 @@ import type { RequestState } from './request'
 import type { BodyStream } from './content-type-parser'
 import { declaredLength } from './body-reader'
 import { watchAbort, watchResponse, watchTimeout } from './response-watchers'
+import { startHandlerTimer, setRequestResponse } from './request-signal'
 
 type Params = Record<string, string | undefined>
 
@@ -40,6 +41,7 @@ export function createReply (app: AppState, route: CompiledRoute, req: IncomingM
   }
   const request = new route.Request(id, params, req, query, log, route)
   const reply = new route.Reply(res, request, log, route)
+  setRequestResponse(request, res)
   for (const [key, value] of route.requestProps) request[key] = value
   for (const [key, value] of route.replyProps) reply[key] = value
   return reply
@@ -73,6 +75,7 @@ export function startRequest (app: AppState, route: CompiledRoute, req: Incoming
   if (route.onResponse !== null || app.requestLogging) watchResponse(app, request, reply)
   if (route.onTimeout !== null) watchTimeout(request, reply)
   if (route.onRequestAbort !== null) watchAbort(request, reply)
+  if (route.handlerTimeout > 0) startHandlerTimer(request, reply)
   if (route.onRequest === null) {
     afterOnRequest(null, request, reply)
   } else {

@@ -14,6 +14,7 @@ import type { ApiLevel } from '../core/api-level'
 import type { Logger } from '../types/logger'
 import type { CompiledRoute } from '../routing/route-model'
 import { requestSchemaMethods } from './route-schema-functions'
+import { signalProperties } from './request-signal'
 
 /** Node's request as Enclave sees it: `originalUrl` is set when `rewriteUrl` changed the URL. */
 export type RawRequest = IncomingMessage & { originalUrl?: string }
@@ -187,6 +188,7 @@ Object.defineProperties(Request.prototype, {
         method: isRoute ? route.config.method : undefined,
         url: isRoute ? route.url : undefined,
         bodyLimit: route.bodyLimit,
+        handlerTimeout: route.handlerTimeout,
         attachValidation: isRoute ? route.attachValidation : undefined,
         logLevel: route.logLevel,
         exposeHeadRoute: isRoute ? given.exposeHeadRoute ?? route.instance[kApp].options.exposeHeadRoutes : undefined,
@@ -236,3 +238,4 @@ Object.defineProperties(Request.prototype, {
 })
 
 Object.assign(Request.prototype, requestSchemaMethods)
+Object.defineProperties(Request.prototype, signalProperties)

@@ -12,14 +12,17 @@ import { compileRouteSerializers } from '../schema/serialization/response-serial
 import { resolveGenReqId, resolveRequestLogger, type RequestIdentityDefaults } from '../request/request-identity'
 import type { CompiledRoute, RouteRecord } from './route-model'
 
+/** The factory options a route falls back on when it does not set its own. */
+interface RouteDefaults { bodyLimit: number, handlerTimeout: number }
+
 /** Compiles every route and not-found handler. Runs once, when the app becomes ready; throws on a bad schema. */
 export function compileRoutes (app: AppState): void {
-  for (const record of app.routes) record.compiled = compileRoute(record, app.options.bodyLimit, app.requestIdentity)
-  for (const record of app.notFoundRecords) record.compiled = compileRoute(record, app.options.bodyLimit, app.requestIdentity)
+  for (const record of app.routes) record.compiled = compileRoute(record, app.options, app.requestIdentity)
+  for (const record of app.notFoundRecords) record.compiled = compileRoute(record, app.options, app.requestIdentity)
 }
 
 /** Resolves everything a route needs per request, once. Throws (failing `ready()`) on a bad schema. */
-function compileRoute (record: RouteRecord, bodyLimit: number, identity: RequestIdentityDefaults): CompiledRoute {
+function compileRoute (record: RouteRecord, appOptions: RouteDefaults, identity: RequestIdentityDefaults): CompiledRoute {
   const { options, plugin, instance } = record
   const hooks = {} as Record<LifecycleHookName, AnyFn[] | null>
   for (const name of lifecycleHooks) {
@@ -52,7 +55,9 @@ function compileRoute (record: RouteRecord, bodyLimit: number, identity: Request
       ? { fn: options.errorHandler, instance, parent: plugin.errorHandler }
       : plugin.errorHandler,
     contentTypeParsers: plugin.contentTypeParsers,
-    bodyLimit: options.bodyLimit ?? bodyLimit,
+    bodyLimit: options.bodyLimit ?? appOptions.bodyLimit,
+    // not-found handlers are not timed, as in Fastify (its docs: they are outside the route handler lifecycle)
+    handlerTimeout: record.isNotFound ? 0 : options.handlerTimeout ?? appOptions.handlerTimeout,
     attachValidation: options.attachValidation === true,
     // '' when neither the route nor a plugin set one, as Fastify reports it in request.routeOptions.logLevel
     logLevel: options.logLevel ?? plugin.logLevel ?? '',

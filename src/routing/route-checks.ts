@@ -42,6 +42,9 @@ export function validateRouteOptions (opts: LooseObject, methods: string[], url:
   }
   if (opts.errorHandler !== undefined && typeof opts.errorHandler !== 'function') throw new codes.FST_ERR_ROUTE_HANDLER_NOT_FN(label, url)
   if (opts.bodyLimit !== undefined && !(Number.isInteger(opts.bodyLimit) && opts.bodyLimit > 0)) throw new codes.FST_ERR_ROUTE_BODY_LIMIT_OPTION_NOT_INT(opts.bodyLimit)
+  if (opts.handlerTimeout !== undefined && !(Number.isInteger(opts.handlerTimeout) && opts.handlerTimeout > 0)) {
+    throw new codes.FST_ERR_ROUTE_HANDLER_TIMEOUT_OPTION_NOT_INT(opts.handlerTimeout)
+  }
   if (opts.schema !== undefined && (opts.schema === null || typeof opts.schema !== 'object')) throw new codes.FST_ERR_ROUTE_OPTION_INVALID('schema', label, url, 'must be an object')
   if (opts.config !== undefined && (opts.config === null || typeof opts.config !== 'object')) throw new codes.FST_ERR_ROUTE_OPTION_INVALID('config', label, url, 'must be an object')
   if (opts.attachValidation !== undefined && typeof opts.attachValidation !== 'boolean') throw new codes.FST_ERR_ROUTE_OPTION_INVALID('attachValidation', label, url, 'must be a boolean')

@@ -27,6 +27,7 @@ export interface RouteOptions {
   config?: LooseObject
   attachValidation?: boolean
   bodyLimit?: number
+  handlerTimeout?: number
   logLevel?: string
   logSerializers?: Record<string, AnyFn>
   errorHandler?: AnyFn
@@ -82,6 +83,8 @@ export interface CompiledRoute {
   errorHandler: ErrorHandlerLink
   contentTypeParsers: ContentTypeParserRegistry
   bodyLimit: number
+  /** Milliseconds the route has to answer: its own `handlerTimeout`, else the factory's; 0 (no limit) for not-found handlers. */
+  handlerTimeout: number
   attachValidation: boolean
   /** The route's `logLevel`, else its plugin's, else `''`. */
   logLevel: string

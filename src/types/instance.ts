@@ -242,6 +242,7 @@ export interface FastifyInstance<
   initialConfig: Readonly<{
     connectionTimeout?: number
     keepAliveTimeout?: number
+    handlerTimeout?: number
     forceCloseConnections?: boolean
     bodyLimit?: number
     caseSensitive?: boolean

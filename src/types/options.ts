@@ -41,6 +41,11 @@ export interface FastifyServerOptions<RawServer extends RawServerBase = RawServe
   maxRequestsPerSocket?: number
   forceCloseConnections?: boolean | 'idle'
   requestTimeout?: number
+  /**
+   * Milliseconds each route has to answer, from routing to the response being sent (default 0: no limit). When it
+   * passes, `request.signal` aborts and the route's error handler gets FST_ERR_HANDLER_TIMEOUT (503).
+   */
+  handlerTimeout?: number
   /** Milliseconds a plugin may take to load. */
   pluginTimeout?: number
   /** Largest request body, in bytes (default 1 MiB). */

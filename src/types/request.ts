@@ -44,6 +44,8 @@ export interface RequestRouteOptions<ContextConfig = ContextConfigDefault, Schem
   /** The path pattern of the route, with its prefix (`undefined` for a request no route matched). */
   url: string | undefined
   bodyLimit: number
+  /** The route's `handlerTimeout`, else the factory's; 0 when the route has no time limit. */
+  handlerTimeout: number
   attachValidation: boolean
   logLevel: string
   version: string | undefined
@@ -131,6 +133,11 @@ export interface FastifyRequest<
   /** Whether the request is answered by a not-found handler. */
   readonly is404: boolean
   readonly socket: RawRequest['socket']
+  /**
+   * Aborts when the route's `handlerTimeout` passes (reason: FST_ERR_HANDLER_TIMEOUT) or the client goes away before
+   * the response is complete (reason: an `AbortError`). Created on first read unless the route has a time limit.
+   */
+  readonly signal: AbortSignal
   /** @deprecated Use `socket`. */
   readonly connection: RawRequest['socket']
 

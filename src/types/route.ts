@@ -64,6 +64,8 @@ export interface RouteShorthandOptions<
   serializerCompiler?: FastifySerializerCompiler<NoInfer<SchemaCompiler>>
   /** Largest body accepted, in bytes. */
   bodyLimit?: number
+  /** Milliseconds this route has to answer (a positive integer); overrides the factory's `handlerTimeout`. */
+  handlerTimeout?: number
   logLevel?: LogLevel
   logSerializers?: Record<string, (value: any) => unknown>
   /** Free-form route configuration, available as `request.routeOptions.config`. */

@@ -1,0 +1,93 @@
+/**
+ * `request.signal` and the route's `handlerTimeout` (both Fastify 5 additions, present at both levels). The signal
+ * aborts when the time limit passes (reason: FST_ERR_HANDLER_TIMEOUT) or when the client goes away before the
+ * response is complete (reason: an `AbortError`); it never aborts once the response was written. A route without a
+ * time limit pays nothing until a hook or handler reads `request.signal`; a timed route starts its timer after
+ * routing, before the onRequest hooks, and the timer stops when the response is finished or closed.
+ */
+import type { ServerResponse } from 'node:http'
+import type { Duplex } from 'node:stream'
+import { codes } from '../core/errors'
+import { kRequestAbort, kRequestResponse, kReplyHijacked, kReplySendError, kRoute } from '../core/symbols'
+import type { ReplyState } from '../reply/reply'
+import type { RawRequest, RequestState } from './request'
+
+/** The request prototype's members for the signal: the getter, and no controller until one is made. */
+export const signalProperties: PropertyDescriptorMap = {
+  [kRequestAbort]: { value: null, writable: true },
+  signal: { get: requestSignal }
+}
+
+/** Gives a request its response, which `request.signal` watches for the client going away. */
+export function setRequestResponse (request: RequestState, res: ServerResponse): void {
+  request[kRequestResponse] = res
+}
+
+/** The `request.signal` getter: the route's timer made the controller already, else it is made now. */
+function requestSignal (this: RequestState): AbortSignal {
+  let controller = this[kRequestAbort] as AbortController | null
+  if (controller === null) {
+    controller = new AbortController()
+    this[kRequestAbort] = controller
+    const raw = this.raw
+    if (raw.aborted === true) controller.abort()
+    else watchClientGone(raw, this[kRequestResponse] as ServerResponse, controller, undefined)
+  }
+  return controller.signal
+}
+
+/**
+ * The response closing before it was ended means the client went away (or the connection broke): the signal aborts.
+ * Over HTTP/2 a reset stream can report itself ended, hence `aborted` as well. Node's request 'close' is no guide:
+ * on HTTP/1 it comes as soon as the body was read. (Nor is `writableFinished`, which inject's response leaves
+ * false.) With a timer, the close also stops it.
+ */
+function watchClientGone (raw: RawRequest, res: ServerResponse, controller: AbortController, timer: NodeJS.Timeout | undefined): void {
+  res.once('close', () => {
+    if (timer !== undefined) clearTimeout(timer)
+    if (!controller.signal.aborted && (!res.writableEnded || raw.aborted === true)) controller.abort()
+  })
+}
+
+/** Starts the route's time limit on a request (the route has `handlerTimeout > 0`). */
+export function startHandlerTimer (request: RequestState, reply: ReplyState): void {
+  const controller = new AbortController()
+  request[kRequestAbort] = controller
+  const timer = setTimeout(onHandlerTimeout, request[kRoute].handlerTimeout, request, reply, controller)
+  reply.raw.once('finish', () => { clearTimeout(timer) })
+  watchClientGone(request.raw, reply.raw, controller, timer)
+}
+
+/**
+ * The time limit passed. A hijacked reply is the handler's own, and a response written in full is left alone. Else
+ * the signal aborts first (its listeners may still answer, say with a 504); then, if nothing answered, the error goes
+ * to the route's error handler, unless the reply had begun sending: a second answer cannot follow the first, so the
+ * response is cut off instead.
+ */
+function onHandlerTimeout (request: RequestState, reply: ReplyState, controller: AbortController): void {
+  const res = reply.raw
+  if (reply[kReplyHijacked] || writtenInFull(res)) return
+  const route = request[kRoute]
+  const err = new codes.FST_ERR_HANDLER_TIMEOUT(route.handlerTimeout, route.url)
+  const startedBefore = reply.sent
+  controller.abort(err)
+  if (reply[kReplyHijacked] || (!startedBefore && reply.sent)) return
+  if (!startedBefore) {
+    reply[kReplySendError](err)
+    return
+  }
+  // with the error, as the error path cuts off a started response: HTTP/2 then resets the stream (a plain close
+  // would leave a client that stopped reading waiting on it)
+  reply.log.error({ err }, 'the handler timeout passed while the response was being sent: the response is aborted')
+  res.destroy(err)
+}
+
+/**
+ * The whole response was handed to Node. Over HTTP/2 an ended response may still wait for the client's flow-control
+ * window (a client that does not read): that one is still being written, and the time limit still applies to it.
+ */
+function writtenInFull (res: ServerResponse): boolean {
+  if (!res.writableEnded) return false
+  const stream = (res as ServerResponse & { stream?: Duplex }).stream
+  return stream === undefined || stream.writableLength === 0
+}
