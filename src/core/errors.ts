@@ -80,6 +80,7 @@ export const codes = {
   FST_ERR_REP_INVALID_PAYLOAD_TYPE: createError('FST_ERR_REP_INVALID_PAYLOAD_TYPE', "Attempted to send payload of invalid type '%s'. Expected a string or Buffer.", 500, TypeError),
   FST_ERR_REP_ALREADY_SENT: createError('FST_ERR_REP_ALREADY_SENT', 'Reply was already sent, did you forget to "return reply" in "%s" (%s)?'),
   FST_ERR_REP_RESPONSE_BODY_CONSUMED: createError('FST_ERR_REP_RESPONSE_BODY_CONSUMED', 'Response.body is already consumed.'),
+  FST_ERR_REP_READABLE_STREAM_LOCKED: createError('FST_ERR_REP_READABLE_STREAM_LOCKED', 'ReadableStream was locked. You should call releaseLock() method on reader before sending.'),
   FST_ERR_REP_SENT_VALUE: createError('FST_ERR_REP_SENT_VALUE', 'The only possible value for reply.sent is true.', 500, TypeError),
   FST_ERR_SEND_INSIDE_ONERR: createError('FST_ERR_SEND_INSIDE_ONERR', 'You cannot use `send` inside the `onError` hook'),
   FST_ERR_SEND_UNDEFINED_ERR: createError('FST_ERR_SEND_UNDEFINED_ERR', 'Undefined error has occurred'),

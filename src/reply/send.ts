@@ -8,13 +8,16 @@
  */
 import { Buffer } from 'node:buffer'
 import { validateHeaderName, validateHeaderValue, type OutgoingHttpHeaders } from 'node:http'
-import { finished, Readable } from 'node:stream'
+import { finished, type Readable } from 'node:stream'
 import { codes } from '../core/errors'
-import { kApp, kRoute, kReplySerializer, kReplyHeaders, kReplyTrailers } from '../core/symbols'
+import { kRoute, kReplySerializer, kReplyHeaders, kReplyTrailers } from '../core/symbols'
 import { runPayloadHooks } from '../hooks/runners'
 import { serializeReply } from './payload-serializer'
 import { handleError } from './error-handler'
 import { announceTrailers, endWithTrailers } from './trailers'
+import {
+  HEAD_CANCEL_REASON, HEAD_WRITTEN_WARNING, drain, ignoreStreamEnd, logPrematureClose, logStreamFailure, pumpWebStream, releaseStream
+} from './streams'
 import type { ReplyState } from './reply'
 
 const jsonContentType = 'application/json; charset=utf-8'
@@ -140,9 +143,13 @@ function writeResponse (reply: ReplyState, payload: unknown): void {
   const res = reply.raw
   if (res.writableEnded || res.destroyed) return
   if (payload !== null && typeof payload === 'object' && Object.prototype.toString.call(payload) === '[object Response]') {
-    if ((payload as Response).bodyUsed || (payload as Response).body?.locked === true) {
-      // its body can no longer be read: answering would hang
+    // a body read already, or held by a reader, can no longer be read: answering would hang
+    if ((payload as Response).bodyUsed) {
       handleError(reply, new codes.FST_ERR_REP_RESPONSE_BODY_CONSUMED())
+      return
+    }
+    if ((payload as Response).body?.locked === true) {
+      handleError(reply, new codes.FST_ERR_REP_READABLE_STREAM_LOCKED())
       return
     }
     payload = unwrapResponse(reply, payload as Response)
@@ -166,12 +173,7 @@ function writeResponse (reply: ReplyState, payload: unknown): void {
     return
   }
   if (typeof (payload as Partial<ReadableStream>).getReader === 'function') {
-    if ((payload as ReadableStream).locked) {
-      // a reader holds it: nothing could ever be read from it, so answering would hang
-      handleError(reply, Object.assign(new TypeError('The ReadableStream sent is locked by a reader: release it, or send one nobody reads'), { statusCode: 500 }))
-      return
-    }
-    sendStream(reply, Readable.fromWeb(payload as Parameters<typeof Readable.fromWeb>[0]))
+    sendWebStream(reply, payload as ReadableStream)
     return
   }
   if (typeof payload !== 'string' && !Buffer.isBuffer(payload)) {
@@ -275,18 +277,47 @@ function dropInvalidHeaders (reply: ReplyState): void {
   if (!dropped) reply[kReplyHeaders] = {}
 }
 
-/** Pipes a stream; headers are set (not flushed) first so that an error before the first byte still gets a response. */
-function sendStream (reply: ReplyState, payload: Readable): void {
+/**
+ * Puts the reply's headers on the response before a stream body (set, not flushed: an error before the first byte
+ * still gets an answer). Returns whether the response then waits for trailers, or null when a header is invalid
+ * (the error is being answered; the caller lets go of its stream). A head the handler wrote itself stays as it is.
+ */
+function prepareStreamHead (reply: ReplyState): boolean | null {
   const res = reply.raw
+  if (res.headersSent) {
+    reply.log.warn(HEAD_WRITTEN_WARNING)
+    return false
+  }
   const headers = reply[kReplyHeaders]
   const trailed = reply[kReplyTrailers] !== null && announceTrailers(reply, headers)
   try {
     for (const name of Object.keys(headers)) res.setHeader(name, headers[name] as string)
   } catch (err) {
     for (const name of Object.keys(headers)) res.removeHeader(name)
-    releaseStream(payload)
     dropInvalidHeaders(reply)
     handleError(reply, err)
+    return null
+  }
+  return trailed
+}
+
+/** A stream body failed: answered while nothing was written, else logged and the response cut short. */
+function streamFailed (reply: ReplyState, err: unknown): void {
+  const res = reply.raw
+  if (res.headersSent) {
+    logStreamFailure(reply, err as NodeJS.ErrnoException)
+    res.destroy()
+  } else {
+    handleError(reply, err)
+  }
+}
+
+/** Pipes a Node stream (see `prepareStreamHead`). */
+function sendStream (reply: ReplyState, payload: Readable): void {
+  const res = reply.raw
+  const trailed = prepareStreamHead(reply)
+  if (trailed === null) {
+    releaseStream(payload)
     return
   }
   if (reply.request.raw.method === 'HEAD') {
@@ -310,44 +341,50 @@ function sendStream (reply: ReplyState, payload: Readable): void {
     // a source destroyed before its end (e.g. by pump, when a stream it feeds fails) is a failure too, as in Fastify;
     // once the client has gone, the source was released by us and nothing is left to answer
     if (!err || res.destroyed || res.writableFinished) return
-    if (res.headersSent) {
-      logStreamFailure(reply, err as NodeJS.ErrnoException)
-      res.destroy()
-    } else {
-      handleError(reply, err)
-    }
+    streamFailed(reply, err)
   })
   finished(res, () => {
     if (sourceDone) return
-    // the client went away before the end (Fastify's words in the log, a request line): the stream is released
-    if (reply[kRoute].instance[kApp].requestLogging) reply.log.info({ res }, 'stream closed prematurely')
+    logPrematureClose(reply)
     releaseStream(payload)
   })
-  if (!trailed) {
-    payload.pipe(res)
+  // the response ends only once the trailers are known (above); a stream's trailer functions get `null` as payload
+  payload.pipe(res, { end: !trailed })
+}
+
+/**
+ * Writes a web `ReadableStream` chunk by chunk (`pumpWebStream`): a response that closes early cancels it, and
+ * leaves the rest unread. A locked stream can never be read: answering would hang, so it is an error.
+ */
+function sendWebStream (reply: ReplyState, stream: ReadableStream): void {
+  if (stream.locked) {
+    handleError(reply, new codes.FST_ERR_REP_READABLE_STREAM_LOCKED())
     return
   }
-  // the response ends only once the trailers are known (above); a stream's trailer functions get `null` as payload
-  payload.pipe(res, { end: false })
-}
-
-/** A response stream that failed once its headers were out: logged in Fastify's words; a premature close is no error. */
-function logStreamFailure (reply: ReplyState, err: NodeJS.ErrnoException): void {
-  if (err.code !== 'ERR_STREAM_PREMATURE_CLOSE') reply.log.warn({ err }, 'response terminated with an error with headers already sent')
-  else if (reply[kRoute].instance[kApp].requestLogging) reply.log.info({ res: reply.raw }, 'stream closed prematurely')
-}
-
-function ignoreStreamEnd (): void {}
-
-function drain (stream: Readable): void {
-  finished(stream, ignoreStreamEnd)
-  stream.resume()
-}
-
-/** Old-style streams may lack `destroy()`: they are closed or aborted instead, else left to end on their own. */
-function releaseStream (stream: Readable): void {
-  const { destroy, close, abort } = stream as Partial<Readable> & { close?: () => void, abort?: () => void }
-  if (typeof destroy === 'function') stream.destroy()
-  else if (typeof close === 'function') close.call(stream)
-  else if (typeof abort === 'function') abort.call(stream)
+  const res = reply.raw
+  const trailed = prepareStreamHead(reply)
+  if (trailed === null) {
+    stream.cancel().catch(ignoreStreamEnd)
+    return
+  }
+  if (reply.request.raw.method === 'HEAD') {
+    res.end()
+    stream.cancel(HEAD_CANCEL_REASON).catch((err: unknown) => reply.log.error({ err }, 'Error on Stream found for HEAD route'))
+    return
+  }
+  const reader = stream.getReader()
+  let sourceDone = false
+  finished(res, () => {
+    if (sourceDone) return
+    sourceDone = true
+    logPrematureClose(reply)
+    reader.cancel().catch(ignoreStreamEnd)
+  })
+  pumpWebStream(res, reader, (err) => {
+    if (sourceDone) return
+    sourceDone = true
+    if (err !== undefined) streamFailed(reply, err)
+    else if (trailed) endWithTrailers(reply, null)
+    else res.end()
+  })
 }

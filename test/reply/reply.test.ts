@@ -273,7 +273,7 @@ describe('send payloads', () => {
       return reply.send(response)
     })
     app.get('/locked-response', async (_req: any, reply: any) => {
-      const response = new Response('held')
+      const response = new Response('held', { headers: { 'x-held': 'yes' } })
       response.body!.getReader()
       return reply.send(response)
     })
@@ -282,15 +282,22 @@ describe('send payloads', () => {
       stream.getReader()
       return reply.send(stream)
     })
-    const consumed = { statusCode: 500, code: 'FST_ERR_REP_RESPONSE_BODY_CONSUMED', error: 'Internal Server Error', message: 'Response.body is already consumed.' }
-    for (const url of ['/used', '/locked-response']) {
-      const res = await app.inject(url)
-      assert.deepEqual([res.statusCode, res.json()], [500, consumed], url)
-    }
-    const locked = await app.inject('/locked-stream')
-    assert.deepEqual([locked.statusCode, locked.json()], [500, {
-      statusCode: 500, error: 'Internal Server Error', message: 'The ReadableStream sent is locked by a reader: release it, or send one nobody reads'
+    const used = await app.inject('/used')
+    assert.deepEqual([used.statusCode, used.json()], [500, {
+      statusCode: 500, code: 'FST_ERR_REP_RESPONSE_BODY_CONSUMED', error: 'Internal Server Error', message: 'Response.body is already consumed.'
     }])
+    const locked = {
+      statusCode: 500,
+      code: 'FST_ERR_REP_READABLE_STREAM_LOCKED',
+      error: 'Internal Server Error',
+      message: 'ReadableStream was locked. You should call releaseLock() method on reader before sending.'
+    }
+    for (const url of ['/locked-response', '/locked-stream']) {
+      const res = await app.inject(url)
+      assert.deepEqual([res.statusCode, res.json()], [500, locked], url)
+      // the Response's own status and headers are not applied to the error answer
+      assert.equal(res.headers['x-held'], undefined)
+    }
   })
 
   test('a Content-Length header that is not the body\'s length is corrected (it would break the connection\'s framing)', async (t) => {

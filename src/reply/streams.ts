@@ -1,0 +1,72 @@
+/**
+ * Stream bodies: what `send.ts` needs to write a Node stream or a web `ReadableStream` and to let go of one. The
+ * decisions (headers, trailers, HEAD, answering a failure) stay in `send.ts`; this module only moves bytes and logs.
+ */
+import type { ServerResponse } from 'node:http'
+import { finished, type Readable } from 'node:stream'
+import type { ReadableStreamDefaultReader, ReadableStreamReadResult } from 'node:stream/web'
+import { kApp, kRoute } from '../core/symbols'
+import type { ReplyState } from './reply'
+
+/** Fastify's words when a handler wrote the head itself before sending a stream: the stream is still sent. */
+export const HEAD_WRITTEN_WARNING = 'response will send, but you shouldn\'t use res.writeHead in stream mode'
+
+/** The reason a web stream gets when a HEAD request does not read it (Fastify's words). */
+export const HEAD_CANCEL_REASON = 'Stream cancelled by HEAD route'
+
+/**
+ * Writes a web stream into the response one chunk at a time. The next chunk is read only when the response takes
+ * more (`write()` true, or its 'drain'), so a response that closes early leaves the rest unread: the caller's watcher
+ * of the response then cancels the reader. `done()` once the stream ends, `done(err)` when it fails or holds a chunk
+ * the response cannot write; nothing once the response is gone.
+ */
+export function pumpWebStream (res: ServerResponse, reader: ReadableStreamDefaultReader<unknown>, done: (err?: unknown) => void): void {
+  const next = (): void => { reader.read().then(onChunk, onFailure) }
+  const onDrain = (): void => { if (!res.destroyed) next() }
+  const onFailure = (err: unknown): void => { if (!res.destroyed) done(err) }
+  const onChunk = (result: ReadableStreamReadResult<unknown>): void => {
+    if (res.destroyed) return
+    if (result.done === true) {
+      done()
+      return
+    }
+    let more: boolean
+    try {
+      more = res.write(result.value as Uint8Array | string)
+    } catch (err) {
+      reader.cancel(err).catch(ignoreStreamEnd)
+      done(err)
+      return
+    }
+    if (more) next()
+    else res.once('drain', onDrain)
+  }
+  next()
+}
+
+/** A response stream that failed once its headers were out: logged in Fastify's words; a premature close is no error. */
+export function logStreamFailure (reply: ReplyState, err: NodeJS.ErrnoException): void {
+  if (err.code !== 'ERR_STREAM_PREMATURE_CLOSE') reply.log.warn({ err }, 'response terminated with an error with headers already sent')
+  else logPrematureClose(reply)
+}
+
+/** The client went away before the end (Fastify's words in the log, a request line). */
+export function logPrematureClose (reply: ReplyState): void {
+  if (reply[kRoute].instance[kApp].requestLogging) reply.log.info({ res: reply.raw }, 'stream closed prematurely')
+}
+
+export function ignoreStreamEnd (): void {}
+
+/** Reads a stream to its end and drops what it gives, so that its producer finishes. */
+export function drain (stream: Readable): void {
+  finished(stream, ignoreStreamEnd)
+  stream.resume()
+}
+
+/** Old-style streams may lack `destroy()`: they are closed or aborted instead, else left to end on their own. */
+export function releaseStream (stream: Readable): void {
+  const { destroy, close, abort } = stream as Partial<Readable> & { close?: () => void, abort?: () => void }
+  if (typeof destroy === 'function') stream.destroy()
+  else if (typeof close === 'function') close.call(stream)
+  else if (typeof abort === 'function') abort.call(stream)
+}
