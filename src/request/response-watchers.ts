@@ -46,6 +46,8 @@ export function watchTimeout (request: RequestState, reply: ReplyState): void {
   if (socket === undefined || socket === null) return
   if (socket[kSocketReply] === undefined) socket.on('timeout', onSocketTimeout)
   socket[kSocketReply] = reply
+  // let go once the response is over: an idle kept-alive socket must not hold on to its last request and reply
+  reply.raw.once('close', () => { if (socket[kSocketReply] === reply) socket[kSocketReply] = null })
 }
 
 function onSocketTimeout (this: WatchedSocket): void {

@@ -7,6 +7,7 @@ import assert from 'node:assert/strict'
 import net from 'node:net'
 import { Readable } from 'node:stream'
 import { enclave, logSink } from '../helpers'
+import { kSocketReply } from '../../src/core/symbols'
 
 /** Sends a request and destroys the socket after `afterMs`, or once the first bytes arrive. */
 function abortAfter (port: number, path: string, afterMs: number | 'first byte'): Promise<void> {
@@ -88,4 +89,25 @@ test('a preParsing hook that answers ends the preParsing chain: later preParsing
   const res = await app.inject({ method: 'POST', url: '/', payload: 'x', headers: { 'content-type': 'text/plain' } })
   assert.equal(res.body, 'answered by preParsing')
   assert.equal(later, 0)
+})
+
+test('with onTimeout hooks, a kept-alive socket lets go of its reply once the response is over', async (t) => {
+  const app = enclave({ connectionTimeout: 1000 })
+  t.after(() => app.close())
+  app.addHook('onTimeout', async () => {})
+  let socket: any
+  let heldDuringRequest: unknown
+  app.get('/', async (request: any, reply: any) => {
+    socket = request.raw.socket
+    heldDuringRequest = socket[kSocketReply] === reply
+    return 'ok'
+  })
+  await app.listen({ port: 0 })
+  // fetch keeps the connection alive: the socket outlives the response
+  const res = await fetch(`http://127.0.0.1:${app.server.address().port}/`)
+  assert.equal(await res.text(), 'ok')
+  await new Promise((resolve) => setTimeout(resolve, 20))
+  assert.equal(heldDuringRequest, true)
+  assert.equal(socket.destroyed, false)
+  assert.equal(socket[kSocketReply], null)
 })
