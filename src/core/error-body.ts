@@ -17,6 +17,18 @@ export function statusText (statusCode: number): string {
   return STATUS_CODES[statusCode] ?? 'Unknown Error'
 }
 
+/**
+ * The 4xx/5xx status a thrown value carries (`statusCode`, else `status` as http-errors sets it, a numeric string
+ * included), else 500: what the default error handler answers with.
+ */
+export function errorStatusCode (thrown: unknown): number {
+  if (thrown === null || typeof thrown !== 'object') return 500
+  const { statusCode, status } = thrown as { statusCode?: unknown, status?: unknown }
+  const given = statusCode ?? status
+  const fromError = typeof given === 'string' ? Number(given) : given
+  return typeof fromError === 'number' && Number.isInteger(fromError) && fromError >= 400 && fromError <= 599 ? fromError : 500
+}
+
 /** The default error handler's body: `{"statusCode","code"?,"error"?,"message"}`. */
 export function defaultErrorBody (payload: ErrorPayload): string {
   const statusCode = Number.isInteger(payload.statusCode) ? payload.statusCode : 500

@@ -5,7 +5,7 @@
  */
 import { codes } from '../core/errors'
 import { toError } from '../core/to-error'
-import { defaultErrorBody, statusText, type ErrorPayload } from '../core/error-body'
+import { defaultErrorBody, errorStatusCode, statusText, type ErrorPayload } from '../core/error-body'
 import {
   kApp, kPluginContext, kRoute, kReplyErrorHandler, kReplyHeaders, kReplyStarted, kReplyHasStatusCode, kReplyInOnError, kReplySendingError
 } from '../core/symbols'
@@ -37,7 +37,7 @@ function logHandledError (error: Error, request: RequestState, reply: ReplyState
 
 export function defaultErrorHandler (this: Instance, thrown: unknown, request: RequestState, reply: ReplyState): void {
   const error: HandledError = toError(thrown)
-  if (!reply[kReplyHasStatusCode] || reply.statusCode < 400) reply.code(statusOf(thrown))
+  if (!reply[kReplyHasStatusCode] || reply.statusCode < 400) reply.code(errorStatusCode(thrown))
   if (error.headers !== null && typeof error.headers === 'object') reply.headers(error.headers as Record<string, unknown>)
   // request lines, as in Fastify 4: `disableRequestLogging` silences them too (an onError hook still sees them)
   if (this[kApp].requestLogging) logHandledError(error, request, reply)
@@ -46,16 +46,6 @@ export function defaultErrorHandler (this: Instance, thrown: unknown, request: R
 }
 
 export const defaultErrorHandlerLink: ErrorHandlerLink = { fn: defaultErrorHandler, instance: null, parent: null }
-
-/** The 4xx/5xx status a thrown value carries (`statusCode`, else `status`, as http-errors sets it), else 500. */
-function statusOf (thrown: unknown): number {
-  if (thrown === null || typeof thrown !== 'object') return 500
-  const { statusCode, status } = thrown as { statusCode?: unknown, status?: unknown }
-  const given = statusCode ?? status
-  // http-error style objects sometimes carry the status as a numeric string
-  const fromError = typeof given === 'string' ? Number(given) : given
-  return typeof fromError === 'number' && Number.isInteger(fromError) && fromError >= 400 && fromError <= 599 ? fromError : 500
-}
 
 /**
  * Entry point for any error on a reply (from `send(err)`, a hook, a parser, the handler, a serializer). The value

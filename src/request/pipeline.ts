@@ -20,6 +20,7 @@ import type { BodyStream } from './content-type-parser'
 import { declaredLength } from './body-reader'
 import { watchAbort, watchResponse, watchTimeout } from './response-watchers'
 import { startHandlerTimer, setRequestResponse } from './request-signal'
+import { handlerTraced, traceHandler, type HandlerOutcomes } from './handler-tracing'
 
 type Params = Record<string, string | undefined>
 
@@ -230,6 +231,10 @@ function afterPreHandler (err: unknown, request: RequestState, reply: ReplyState
 /** Calls the handler with `this` = its instance; a returned value or promise is sent. */
 function invokeHandler (request: RequestState, reply: ReplyState): void {
   if (isAnswered(reply)) return
+  if (handlerTraced()) {
+    traceHandler(request, reply, handlerOutcomes)
+    return
+  }
   const route = request[kRoute]
   let result: unknown
   try {
@@ -260,6 +265,12 @@ function sendResult (reply: ReplyState, payload: unknown): void {
     reply[kReplySendError](err)
   }
 }
+
+function onHandlerThrew (reply: ReplyState, err: unknown): void {
+  reply[kReplySendError](err)
+}
+
+const handlerOutcomes: HandlerOutcomes = { returned: sendResult, rejected: onHandlerRejected, thrown: onHandlerThrew }
 
 function onHandlerRejected (reply: ReplyState, err: unknown): void {
   if (reply.sent && reply.raw.headersSent) {
