@@ -115,7 +115,7 @@ function rootContext (root: Instance, options: NormalizedOptions, level: ApiLeve
     // Fastify's names for the root, which plugins check (`hasPlugin('fastify')`)
     pluginName: 'fastify',
     hooks: emptyHooks(),
-    schema: SchemaScope.root(options),
+    schema: SchemaScope.root(options, level),
     contentTypeParsers: ContentTypeParserRegistry.root(options),
     errorHandler: defaultErrorHandlerLink,
     replySerializer: null,

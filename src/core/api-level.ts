@@ -22,6 +22,14 @@ export interface ApiLevel {
     /** Fastify 4 expands JSON Schema shorthand (`{ name: { type: 'string' } }`); Fastify 5 needs full schemas. */
     jsonShorthand: boolean
   }>
+  /**
+   * JSON Schema shorthand: Fastify 4 expands `{ name: { type: 'string' } }` to an object schema unless the
+   * `jsonShorthand` option is false, and takes a response `content` of one entry without `schema` for a property.
+   * Fastify 5 removed both, and the option: schemas compile as written whatever `jsonShorthand` says (Ajv's strict
+   * mode then fails ready with FST_ERR_SCH_VALIDATION_BUILD, `unknown keyword`), and every `content` entry needs a
+   * `schema` (FST_ERR_SCH_CONTENT_MISSING_SCHEMA).
+   */
+  readonly schemaShorthand: boolean
   /** `request.hostname`: Fastify 4 gives the Host header as sent (with its port), Fastify 5 the name alone. */
   readonly hostnameWithPort: boolean
   /**
@@ -38,6 +46,7 @@ export const FASTIFY_4: ApiLevel = Object.freeze({
   fastifyVersion: '4.29.1',
   pluginVersions: Object.freeze(['4.29.1', '5.12.8']),
   optionDefaults: Object.freeze({ jsonShorthand: true }),
+  schemaShorthand: true,
   hostnameWithPort: true,
   trustProxyHopCount: true,
   entry: 'enclave-http/fastify4'
@@ -48,6 +57,7 @@ export const FASTIFY_5: ApiLevel = Object.freeze({
   fastifyVersion: '5.12.8',
   pluginVersions: Object.freeze(['5.12.8']),
   optionDefaults: Object.freeze({ jsonShorthand: false }),
+  schemaShorthand: false,
   hostnameWithPort: false,
   trustProxyHopCount: false,
   entry: 'enclave-http/fastify5'

@@ -26,6 +26,14 @@ export function unwrapFluentSchema (schema: unknown): unknown {
 
 const requestParts = ['params', 'body', 'querystring', 'headers'] as const
 
+/** What a level reads as shorthand (the level policy's `schemaShorthand`, and the `jsonShorthand` option). */
+export interface ShorthandRules {
+  /** `{ name: { type: 'string' } }` expanded to an object schema (shorthand.ts). */
+  readonly jsonShorthand: boolean
+  /** A response `content` of one entry without `schema` is a property named `content`, not a map (Fastify 4). */
+  readonly contentShorthand: boolean
+}
+
 /** Route schema objects already normalized: one object may be shared by several routes (or methods of one). */
 const normalized = new WeakSet<object>()
 
@@ -33,7 +41,7 @@ const normalized = new WeakSet<object>()
  * Normalizes `schema` in place and returns it. Throws `FST_ERR_SCH_DUPLICATE` when both `query` and `querystring`
  * are given, and `FST_ERR_SCH_CONTENT_MISSING_SCHEMA` for a media type of a `content` map without a schema.
  */
-export function normalizeRouteSchema (url: string, schema: JsonSchema | undefined, jsonShorthand: boolean): JsonSchema | undefined {
+export function normalizeRouteSchema (url: string, schema: JsonSchema | undefined, rules: ShorthandRules): JsonSchema | undefined {
   if (!isObjectLike(schema) || normalized.has(schema)) return schema
   // present means not undefined: `query: false` (refuse every request) is aliased too, as in Fastify 5
   if (schema.query !== undefined) {
@@ -42,7 +50,7 @@ export function normalizeRouteSchema (url: string, schema: JsonSchema | undefine
   }
   const expand = (part: unknown): unknown => {
     const unwrapped = unwrapFluentSchema(part)
-    const expanded = jsonShorthand ? expandShorthand(unwrapped) : unwrapped
+    const expanded = rules.jsonShorthand ? expandShorthand(unwrapped) : unwrapped
     if (expanded !== unwrapped) warnDeprecated('jsonShorthand', url)
     return expanded
   }
@@ -56,7 +64,7 @@ export function normalizeRouteSchema (url: string, schema: JsonSchema | undefine
       writeBack(schema, part, expand(given))
     }
   }
-  if (isObjectLike(schema.response)) normalizeResponses(schema.response, expand)
+  if (isObjectLike(schema.response)) normalizeResponses(schema.response, expand, rules.contentShorthand)
   normalized.add(schema)
   return schema
 }
@@ -77,15 +85,16 @@ function normalizeContentMap (content: unknown, expand: (schema: unknown) => unk
 }
 
 /**
- * Each status key holds a schema, or a `content` map. As in Fastify, a `content` with a single entry that has no
- * `schema` is not a map but a property named `content` (shorthand); with several entries, one without a schema is
- * an error.
+ * Each status key holds a schema, or a `content` map. As in Fastify 4, with `contentShorthand` a `content` with a
+ * single entry that has no `schema` is not a map but a property named `content` (shorthand), and with several
+ * entries one without a schema is an error; without it (Fastify 5), every entry of a `content` needs its schema.
  */
-function normalizeResponses (response: JsonSchema, expand: (schema: unknown) => unknown): void {
+function normalizeResponses (response: JsonSchema, expand: (schema: unknown) => unknown, contentShorthand: boolean): void {
   for (const key of Object.keys(response)) {
     const entry = unwrapFluentSchema(response[key])
-    if (isResponseContentMap(entry)) normalizeContentMap(entry.content, expand)
-    writeBack(response, key, isResponseContentMap(entry) ? entry : expand(entry))
+    const contentMap = contentShorthand ? isResponseContentMap(entry) : isObjectLike(entry) && isObjectLike(entry.content)
+    if (contentMap) normalizeContentMap((entry as JsonSchema).content, expand)
+    writeBack(response, key, contentMap ? entry : expand(entry))
   }
 }
 

@@ -11,7 +11,8 @@ import { isObjectLike, isPlainObject } from '../core/objects'
 import { assertNotStarted } from '../core/start-guard'
 import type { Instance } from '../encapsulation/app-state'
 import type { AnyFn } from '../core/types'
-import { unwrapFluentSchema } from './route-schema'
+import { DEFAULT_LEVEL, type ApiLevel } from '../core/api-level'
+import { unwrapFluentSchema, type ShorthandRules } from './route-schema'
 import { buildDefaultValidator } from './validation/ajv-compiler'
 import { compileCacheFromOption, type CompileCache } from './compile-cache'
 import { DeferredCompilations } from './validation/lazy-validator'
@@ -52,7 +53,11 @@ export interface SchemaOptions {
   validator?: AjvOptionsInput
   schemaController?: SchemaControllerOptions
   schemaErrorFormatter?: SchemaErrorFormatter
-  /** When false, route schemas are compiled as given (no `{ type: 'object', properties }` shorthand). Default true. */
+  /**
+   * When false, route schemas are compiled as given (no `{ type: 'object', properties }` shorthand). Default true;
+   * read at the Fastify 4 level only (Fastify 5 removed the shorthand and this option: the level policy's
+   * `schemaShorthand`).
+   */
   jsonShorthand?: boolean
   /** The factory option of the same name, kept here for the serializer (`buildSerializer`'s second argument). */
   serializerOpts?: Record<string, unknown>
@@ -67,7 +72,7 @@ interface ControllerState {
 }
 
 /** Application-wide schema state, reached through every context's `app`. */
-class SchemaApp {
+class SchemaApp implements ShorthandRules {
   /** Bumped by every `addSchema` anywhere, so a context knows when its cached shared-schema key is stale. */
   version = 0
   /** Validator compilers by factory, then by shared-schema set: contexts that see the same schemas share one. */
@@ -76,8 +81,14 @@ class SchemaApp {
   readonly deferredCompilations = new DeferredCompilations()
   nextContextId = 0
 
-  constructor (readonly ajvOptions: AjvServerOptions, readonly jsonShorthand: boolean,
-    readonly serializerOpts: Record<string, unknown> | undefined, readonly compileCache: CompileCache | null) {}
+  readonly jsonShorthand: boolean
+  readonly contentShorthand: boolean
+
+  constructor (readonly ajvOptions: AjvServerOptions, shorthand: ShorthandRules,
+    readonly serializerOpts: Record<string, unknown> | undefined, readonly compileCache: CompileCache | null) {
+    this.jsonShorthand = shorthand.jsonShorthand
+    this.contentShorthand = shorthand.contentShorthand
+  }
 }
 
 /** The default bucket: own schemas plus a live view of the parent context's, so later parent additions show. */
@@ -137,8 +148,11 @@ export class SchemaScope {
     this.#bucket = this.#createBucket()
   }
 
-  /** The root context, from the factory options; throws the option's `FST_ERR_*` code when an option is malformed. */
-  static root (opts: SchemaOptions = {}): SchemaScope {
+  /**
+   * The root context, from the factory options and the application's API level; throws the option's `FST_ERR_*`
+   * code when an option is malformed.
+   */
+  static root (opts: SchemaOptions = {}, level: ApiLevel = DEFAULT_LEVEL): SchemaScope {
     const ajvOptions = normalizeAjvOptions(opts)
     const controller = normalizeController(opts.schemaController, { bucket: undefined, buildValidator: undefined, buildSerializer: undefined })
     let formatter: SchemaErrorFormatter = defaultSchemaErrorFormatter
@@ -149,7 +163,9 @@ export class SchemaScope {
     if (opts.jsonShorthand !== undefined && typeof opts.jsonShorthand !== 'boolean') {
       throw new codes.FST_ERR_INIT_OPTS_INVALID('jsonShorthand must be a boolean')
     }
-    const app = new SchemaApp(ajvOptions, opts.jsonShorthand !== false, opts.serializerOpts, compileCacheFromOption(opts.compileCache))
+    // Fastify 5 ignores the option it removed, as it ignores any option it does not know
+    const shorthand = { jsonShorthand: level.schemaShorthand && opts.jsonShorthand !== false, contentShorthand: level.schemaShorthand }
+    const app = new SchemaApp(ajvOptions, shorthand, opts.serializerOpts, compileCacheFromOption(opts.compileCache))
     return new SchemaScope(null, app, controller, null, null, formatter)
   }
 

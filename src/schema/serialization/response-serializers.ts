@@ -88,7 +88,7 @@ const STATUS_KEY = /^[1-5](?:\d\d|xx)$/i
  * the status key and the cause. Returns null when the route has no response schema.
  */
 export function compileRouteSerializers (route: ResponseSchemaSource, schemas: SchemaScope): ResponseSerializers | null {
-  const response = normalizeRouteSchema(route.url, route.schema, schemas.app.jsonShorthand)?.response
+  const response = normalizeRouteSchema(route.url, route.schema, schemas.app)?.response
   if (response === undefined || response === null) return null
   if (typeof response !== 'object') throw buildError(route, undefined, new codes.FST_ERR_SCH_RESPONSE_SCHEMA_NOT_NESTED_2XX())
   const keys = Object.keys(response)

@@ -145,7 +145,7 @@ function refuseEveryRequest (returned: unknown, part: HttpPart, routeName: strin
  * part and the cause, e.g. an unresolvable `$ref`) for a schema that does not compile. Returns null without schemas.
  */
 export function compileRouteValidation (route: RouteValidationSource, schemas: SchemaScope): RouteValidation | null {
-  const schema = normalizeRouteSchema(route.url, route.schema, schemas.app.jsonShorthand)
+  const schema = normalizeRouteSchema(route.url, route.schema, schemas.app)
   if (schema === undefined || schema === null) return null
   warnMissingParts(schema, route)
   const sources: Record<HttpPart, unknown> = {

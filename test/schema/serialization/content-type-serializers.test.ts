@@ -5,7 +5,7 @@ import enclave5 from '../../../src/fastify5'
 
 // A response `content` map's `*/*` entry serves the media types without their own entry, at both levels (Fastify 5's
 // behaviour; Fastify 4.29.1 matched the key literally, and its own tests do not rely on that).
-const levels = [['Fastify 4 level', enclave], ['Fastify 5 level', enclave5]] as const
+const levels: Array<[string, (options?: object) => any]> = [['Fastify 4 level', enclave], ['Fastify 5 level', enclave5]]
 
 const item = { id: 1, name: 'lamp', secret: 'kept out' }
 

@@ -5,7 +5,7 @@ import enclave5 from '../../../src/fastify5'
 
 // Header names are lower-cased through the whole headers schema at both levels (Fastify 5.12.8's fix, which Fastify
 // 4.29.1's own tests do not contradict): a rule written with `X-Role` must hold for the `x-role` Node delivers.
-const levels = [['Fastify 4 level', enclave], ['Fastify 5 level', enclave5]] as const
+const levels: Array<[string, (options?: object) => any]> = [['Fastify 4 level', enclave], ['Fastify 5 level', enclave5]]
 
 async function status (app: any, url: string, headers: Record<string, string>): Promise<number> {
   return (await app.inject({ method: 'GET', url, headers })).statusCode
@@ -168,7 +168,7 @@ for (const [level, factory] of levels) {
 }
 
 test('a malformed keyword value is kept for Ajv to reject: ready() fails with FST_ERR_SCH_VALIDATION_BUILD', async () => {
-  for (const factory of [enclave, enclave5]) {
+  for (const factory of [enclave, enclave5] as Array<(options?: object) => any>) {
     const app = factory()
     app.get('/', { schema: { headers: { type: 'object', properties: null, dependencies: 3 } } }, async () => 'done')
     await assert.rejects(app.ready(), (err: any) => {

@@ -5,7 +5,7 @@ import enclave5 from '../../../src/fastify5'
 
 // What a request part's schema may be: a part is validated whenever its key holds anything but `undefined`, as in
 // Fastify 5; at both levels (Fastify 4.29.1 skipped `null` and `false`, and its own tests do not rely on it).
-const levels = [['Fastify 4 level', enclave], ['Fastify 5 level', enclave5]] as const
+const levels: Array<[string, (options?: object) => any]> = [['Fastify 4 level', enclave], ['Fastify 5 level', enclave5]]
 
 for (const [level, factory] of levels) {
   test(`${level}: a null part schema fails ready() with FST_ERR_SCH_VALIDATION_BUILD; the handler never runs`, async () => {

@@ -5,7 +5,7 @@ import enclave5 from '../../../src/fastify5'
 
 // How a validator's answer reaches the request, at both levels (Fastify 5 fixes that Fastify 4.29.1's own tests do
 // not contradict).
-const levels = [['Fastify 4 level', enclave], ['Fastify 5 level', enclave5]] as const
+const levels: Array<[string, (options?: object) => any]> = [['Fastify 4 level', enclave], ['Fastify 5 level', enclave5]]
 
 const asyncBody = { $async: true, type: 'object', additionalProperties: true, properties: { name: { type: 'string' } } }
 
