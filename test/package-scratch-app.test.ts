@@ -2,7 +2,7 @@
  * A scratch application made from the packed packages, as a user installs them: `fastify` is an alias of
  * enclave-http (the Fastify 4 level) or of enclave-http-fastify5 (packages/fastify5, the Fastify 5 level), beside
  * the current @fastify/cors, @fastify/swagger, @fastify/swagger-ui and a TypeBox route. The same application code
- * runs on both. The registry is played by the packed tarballs, unpacked where npm would put them; the other
+ * runs on both, and its TypeBox route type-checks through the published types. The registry is played by the packed tarballs, unpacked where npm would put them; the other
  * packages are the repository's own (symlinks into its node_modules), so the test needs no network.
  */
 import { describe, test, before, after } from 'node:test'
@@ -71,6 +71,31 @@ console.log(JSON.stringify({
 await app.close()
 `
 
+/** The TypeBox route again, in TypeScript: the current provider (Fastify 5's form) types it through the package. */
+const typedSource = `
+import Fastify from 'fastify'
+import { Type, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
+
+const app = Fastify().withTypeProvider<TypeBoxTypeProvider>()
+app.post('/greet', {
+  schema: { body: Type.Object({ name: Type.String() }), response: { 200: Type.Object({ greeting: Type.String() }) } }
+}, async (request) => {
+  const name: string = request.body.name
+  // @ts-expect-error the body's name is a string
+  const count: number = request.body.name
+  return { greeting: 'hello ' + name + count }
+})
+// @ts-expect-error the reply's greeting is a string
+app.get('/wrong', { schema: { response: { 200: Type.Object({ greeting: Type.String() }) } } }, async () => ({ greeting: 1 }))
+export default app
+`
+
+/** An application's usual settings for ES modules; the symlinked packages are read where the application has them. */
+const tsconfig = {
+  compilerOptions: { module: 'nodenext', moduleResolution: 'nodenext', strict: true, noEmit: true, skipLibCheck: true, preserveSymlinks: true, types: ['node'] },
+  files: ['typed.mts']
+}
+
 /** `npm pack` of a folder into `destination`; returns the tarball's path. */
 function pack (folder: string, destination: string): string {
   const [{ filename }] = JSON.parse(execFileSync('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', destination], {
@@ -109,6 +134,9 @@ function scratchApp (dir: string, fastifySpec: string, install: (appDir: string)
   }
   writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: path.basename(dir), private: true, type: 'module', dependencies }, null, 2))
   writeFileSync(path.join(dir, 'app.js'), appSource)
+  writeFileSync(path.join(dir, 'typed.mts'), typedSource)
+  writeFileSync(path.join(dir, 'tsconfig.json'), JSON.stringify(tsconfig))
+  linkAs(dir, '@types/node', path.join(repoModules, '@types', 'node'))
   install(dir)
   return dir
 }
@@ -121,6 +149,8 @@ describe('a scratch application on the packed packages, with current plugins and
   let dir: string
   let mainTarball: string
   let fastify5Tarball: string
+  let app4: string
+  let app5: string
 
   before(() => {
     dir = mkdtempSync(path.join(os.tmpdir(), 'enclave-scratch-'))
@@ -128,6 +158,16 @@ describe('a scratch application on the packed packages, with current plugins and
     mkdirSync(tarballs)
     mainTarball = pack(root, tarballs)
     fastify5Tarball = pack(path.join(root, 'packages', 'fastify5'), tarballs)
+    // "fastify": "npm:enclave-http-fastify5@…", played by its tarball
+    app5 = scratchApp(path.join(dir, 'app5'), `file:${path.relative(path.join(dir, 'app5'), fastify5Tarball)}`, (appDir) => {
+      unpackAs(fastify5Tarball, appDir, 'fastify')
+      // enclave-http-fastify5's one dependency: the same release of enclave-http
+      linkDependenciesOf(unpackAs(mainTarball, appDir, 'enclave-http'), appDir)
+    })
+    // "fastify": "npm:enclave-http@…"
+    app4 = scratchApp(path.join(dir, 'app4'), `file:${path.relative(path.join(dir, 'app4'), mainTarball)}`, (appDir) => {
+      linkDependenciesOf(unpackAs(mainTarball, appDir, 'fastify'), appDir)
+    })
   })
   after(() => rmSync(dir, { recursive: true, force: true }))
 
@@ -148,26 +188,26 @@ describe('a scratch application on the packed packages, with current plugins and
   }
 
   test('"fastify": "npm:enclave-http-fastify5@…" (packages/fastify5) is the Fastify 5 level', () => {
-    const app = scratchApp(path.join(dir, 'app5'), `file:${path.relative(path.join(dir, 'app5'), fastify5Tarball)}`, (appDir) => {
-      unpackAs(fastify5Tarball, appDir, 'fastify')
-      // enclave-http-fastify5's one dependency: the same release of enclave-http
-      const enclaveHttp = unpackAs(mainTarball, appDir, 'enclave-http')
-      linkDependenciesOf(enclaveHttp, appDir)
-    })
-    const { ui, ...result } = run(app)
+    const { ui, ...result } = run(app5)
     assert.deepEqual(result, { ...expectedCommon, version: '5.12.8', where: { hostname: 'shop.example', host: 'shop.example:8080' } })
     assert.deepEqual([ui.status, ui.type], [200, 'text/html; charset=utf-8'])
     assert.match(ui.body, /<title>Swagger UI<\/title>/)
   })
 
   test('"fastify": "npm:enclave-http@…" is the Fastify 4 level, and takes the same current plugins', () => {
-    const app = scratchApp(path.join(dir, 'app4'), `file:${path.relative(path.join(dir, 'app4'), mainTarball)}`, (appDir) => {
-      linkDependenciesOf(unpackAs(mainTarball, appDir, 'fastify'), appDir)
-    })
-    const { ui, ...result } = run(app)
+    const { ui, ...result } = run(app4)
     assert.deepEqual(result, { ...expectedCommon, version: '4.29.1', where: { hostname: 'shop.example:8080', host: 'shop.example:8080' } })
     assert.deepEqual([ui.status, ui.type], [200, 'text/html; charset=utf-8'])
     assert.match(ui.body, /<title>Swagger UI<\/title>/)
+  })
+
+  test('TypeScript: the TypeBox route is typed by @fastify/type-provider-typebox 6 through the published types', () => {
+    // tsc prints the errors and exits non-zero when a type is wrong or an @ts-expect-error is unused
+    try {
+      execFileSync(process.execPath, [path.join(repoModules, 'typescript', 'bin', 'tsc'), '-p', app5], { encoding: 'utf8' })
+    } catch (error: any) {
+      assert.fail(`tsc: ${error.stdout}`)
+    }
   })
 
   test('enclave-http-fastify5 is released with enclave-http: the same version, depending on exactly that release', () => {

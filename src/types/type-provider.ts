@@ -16,10 +16,17 @@ import type { AnyReply } from './reply'
 import type { ExpandShorthand, IsReplyMap, PayloadForStatus, ResponseTypesFromSchema, RouteGenericInterface } from './route-generic'
 import type { RecordKeysToLowercase } from './utils'
 
-/** A Fastify type provider: a type-level function from a schema (`input`) to its type (`output`). */
+/**
+ * A Fastify type provider: a type-level function from a schema to its type, in either of Fastify's two forms.
+ * Fastify 4's maps `input` to `output`; Fastify 5's maps `schema` to `validator` (the type of a request part) and
+ * `serializer` (the type of a reply). Both forms are read at both levels, so a provider made for either works.
+ */
 export interface FastifyTypeProvider {
   readonly input: unknown
   readonly output: unknown
+  readonly schema: unknown
+  readonly validator: unknown
+  readonly serializer: unknown
 }
 
 /** Phantom key under which Enclave's provider records the instance's shared schemas; it has no runtime value. */
@@ -41,8 +48,20 @@ export interface EnclaveTypeProvider<SharedSchemas extends SchemaRegistry = Reco
 /** The provider of an instance that did not call `withTypeProvider()`: Enclave's inference. */
 export type FastifyTypeProviderDefault = EnclaveTypeProvider
 
-/** The output of provider `F` for the schema `I`. */
+/** The output of provider `F` for the schema `I` (Fastify 4's form). */
 export type CallTypeProvider<F extends FastifyTypeProvider, I> = (F & { input: I })['output']
+
+/**
+ * What provider `F` gives schema `S` read in `Direction`: Fastify 5's `validator` (request parts, read as input) or
+ * `serializer` (replies, read as output) when the provider defines it, else Fastify 4's `output`.
+ */
+type CallTypeProviderFor<F extends FastifyTypeProvider, S, Direction extends SchemaDirection> =
+  (F & { input: S, schema: S }) extends infer Called extends FastifyTypeProvider
+    ? PreferDefined<Direction extends 'input' ? Called['validator'] : Called['serializer'], Called['output']>
+    : never
+
+/** `Given` unless it is `unknown` (what a provider of the other form leaves it), else `Fallback`. */
+type PreferDefined<Given, Fallback> = unknown extends Given ? Fallback : Given
 
 /**
  * Whether `TP` is Enclave's inference (as opposed to a provider given to `withTypeProvider()`). Written with
@@ -66,7 +85,7 @@ export type SchemaType<TP extends FastifyTypeProvider, Schema, Direction extends
   [TP, Schema, Direction] extends [infer Provider extends FastifyTypeProvider, infer Part, infer Dir extends SchemaDirection]
     ? IsEnclaveTypeProvider<Provider> extends true
       ? ([Part] extends [undefined] ? unknown : FromSchema<ExpandShorthand<Part>, SharedSchemasOf<Provider>, Dir>)
-      : CallTypeProvider<Provider, Part>
+      : CallTypeProviderFor<Provider, Part, Dir>
     : never
 
 // ---- requests ----
@@ -113,8 +132,8 @@ export interface ResolveFastifyRequestType<
 
 /** A provider's payload type of one response: a schema, or a map of content types to `{ schema }`. */
 type ProviderResponse<TP extends FastifyTypeProvider, X> =
-  X extends { readonly content: infer C } ? { [T in keyof C]: C[T] extends { readonly schema: infer S } ? CallTypeProvider<TP, S> : unknown }[keyof C]
-    : CallTypeProvider<TP, X>
+  X extends { readonly content: infer C } ? { [T in keyof C]: C[T] extends { readonly schema: infer S } ? CallTypeProviderFor<TP, S, 'output'> : unknown }[keyof C]
+    : CallTypeProviderFor<TP, X, 'output'>
 
 /**
  * What a reply sends as it is, never through the response schema's serializer: bytes and streams (a file, a proxied

@@ -51,6 +51,20 @@ export function factory (): void {
   enclave().withTypeProvider<StringsOnly>().post('/strings', { schema: { body: { type: 'string' } } }, async (request) => {
     typeOf(request.body).is<string>()
   })
+  // Fastify 5's form of provider (`schema` to `validator` and `serializer`, as @fastify/type-provider-typebox 6
+  // writes it) types request parts by its validator and replies by its serializer
+  interface ValidatedAndSerialized extends FastifyTypeProvider {
+    validator: this['schema'] extends { type: 'string' } ? `in:${string}` : unknown
+    serializer: this['schema'] extends { type: 'string' } ? `out:${string}` : unknown
+  }
+  const v5Form = { schema: { body: { type: 'string' }, querystring: { type: 'object' }, response: { 200: { type: 'string' } } } } as const
+  enclave().withTypeProvider<ValidatedAndSerialized>().post('/v5-form', v5Form, async (request) => {
+    typeOf(request.body).is<`in:${string}`>()
+    typeOf(request.query).is<unknown>()
+    return 'out:ok' as const
+  })
+  // @ts-expect-error the reply is typed by the serializer, not the validator
+  enclave().withTypeProvider<ValidatedAndSerialized>().post('/v5-form', v5Form, async () => 'in:x' as const)
   const store = () => {
     const handlers = new Map<unknown, Handler<HTTPVersion.V1>>()
     return {
