@@ -279,6 +279,12 @@ export function routeMethodAndForms (): void {
     reply.header('x-served-by', this.pluginName).send(request.id)
   }
   app.get('/apart', options, handler)
+  // Fastify 5's handlerTimeout (route option, reported in routeOptions) and request.signal, at both levels.
+  app.get('/report', { handlerTimeout: 120000 }, async (request) => {
+    typeOf(request.signal).is<AbortSignal>()
+    typeOf(request.routeOptions.handlerTimeout).is<number>()
+    return await fetch('http://example.com/report', { signal: request.signal }).then(async (res) => await res.text())
+  })
 }
 
 export function handlersDeclaredApart (): void {
