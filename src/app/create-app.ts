@@ -11,7 +11,7 @@ import { emptyHooks } from '../hooks/hook-names'
 import { runApplicationHooks } from '../hooks/application-hooks'
 import { SchemaScope } from '../schema/schema-scope'
 import { ContentTypeParserRegistry } from '../request/content-type-parser'
-import { createRequestHandler } from '../request/dispatch'
+import { createRequestHandler, lookupFailures } from '../request/dispatch'
 import { Request, requestClassOf, subclassRequest, compileTrustProxy } from '../request/request'
 import { requestIdentityDefaults } from '../request/request-identity'
 import { Reply, subclassReply } from '../reply/reply'
@@ -21,6 +21,8 @@ import { compileRoutes } from '../routing/compile-route'
 import { installDefaultNotFound } from '../routing/not-found-handlers'
 import { normalizeOptions, unknownOptions, type NormalizedOptions } from './options'
 import { createLogger } from './logger'
+import { installLevelShorthands } from '../routing/http-method-api'
+import { HttpMethods } from '../core/http-methods'
 import { attachPluginLoader, translateLoaderError } from './plugin-loader'
 import { createServer, closeServer } from './server'
 import { instancePrototype } from './instance-prototype'
@@ -50,6 +52,7 @@ export function createInstance (userOptions?: unknown, level: ApiLevel = DEFAULT
     applicationHooks: { onReady: [], preClose: [], onListen: [] },
     readyPromise: null,
     extraServers: [],
+    httpMethods: new HttpMethods(level.httpMethods),
     requestIdentity: requestIdentityDefaults(options, logger, enabled),
     initialConfig: initialConfig(options)
   } as unknown as AppState
@@ -59,12 +62,17 @@ export function createInstance (userOptions?: unknown, level: ApiLevel = DEFAULT
   root.log = logger
   root[kPluginContext] = rootContext(root, options, level)
 
-  app.router = createRouter(options)
-  app.notFoundRouter = createRouter({ ...options, ignoreTrailingSlash: true })
+  const failures = lookupFailures(app)
+  app.router = createRouter(options, failures)
+  // the not-found router files each handler under its prefix, and `/v1` also covers `/v1/`
+  app.notFoundRouter = createRouter(options, level.badUrlBeforeNotFound ? failures : {}, { ignoreTrailingSlash: true })
+  // `routerOptions.defaultRoute`: every unmatched request, as raw (req, res), instead of the not-found handlers
+  app.defaultRoute = options.routerOptions.defaultRoute ?? null
   app.handler = createRequestHandler(app)
   app.server = createServer(options, app.handler, root)
   // plain properties of the root, as in Fastify (a plugin may shadow them in its own context with `decorate`)
   root.server = app.server
+  installLevelShorthands(root, level)
   root.initialConfig = app.initialConfig
 
   const loader = attachPluginLoader(root, options.pluginTimeout)
@@ -208,6 +216,14 @@ function initialConfig (options: NormalizedOptions): Readonly<Record<string, unk
     trustProxy: options.trustProxy,
     allowUnsafeRegex: options.allowUnsafeRegex,
     jsonShorthand: options.jsonShorthand ?? true,
-    useSemicolonDelimiter: options.useSemicolonDelimiter
+    useSemicolonDelimiter: options.useSemicolonDelimiter,
+    ...initialRouterOptions(options.routerOptionsGiven)
   })
+}
+
+/** `initialConfig.routerOptions`, only when given (as in Fastify 5): what was given, over the checked settings' defaults. */
+function initialRouterOptions (given: Readonly<Record<string, unknown>> | undefined): { routerOptions?: Readonly<Record<string, unknown>> } {
+  if (given === undefined) return {}
+  const checked = { compile: false, ignoreTrailingSlash: false, ignoreDuplicateSlashes: false, maxParamLength: 100, allowUnsafeRegex: false, useSemicolonDelimiter: false }
+  return { routerOptions: Object.freeze({ ...checked, ...given }) }
 }

@@ -15,6 +15,7 @@ import { requestIdentityInstanceMethods } from '../request/request-identity'
 import { errorHandlerInstanceMethods } from '../reply/error-handler'
 import { routeInstanceMethods } from '../routing/route-registration'
 import { notFoundInstanceMethods } from '../routing/not-found-handlers'
+import { httpMethodInstanceMethods } from '../routing/http-method-api'
 import { formatAddress, listenInstanceMethods } from './listen'
 import { injectInstanceMethods } from './inject'
 
@@ -48,7 +49,7 @@ const ownMethods: ThisType<Instance> & Record<string, unknown> = {
 
 export const instancePrototype: Record<string | symbol, unknown> = {}
 // Copied as descriptors, not spread: a spread would evaluate the getters (e.g. `validatorCompiler`) once, here.
-for (const methods of [ownMethods, decoratorInstanceMethods, routeInstanceMethods, notFoundInstanceMethods,
+for (const methods of [ownMethods, decoratorInstanceMethods, routeInstanceMethods, httpMethodInstanceMethods, notFoundInstanceMethods,
   errorHandlerInstanceMethods, listenInstanceMethods, injectInstanceMethods, contentTypeInstanceMethods, schemaInstanceMethods,
   serializationInstanceMethods, requestIdentityInstanceMethods]) {
   Object.defineProperties(instancePrototype, Object.getOwnPropertyDescriptors(methods))

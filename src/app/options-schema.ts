@@ -41,6 +41,11 @@ const optionsSchema = {
     onProtoPoisoning: { type: 'string', enum: ['error', 'remove', 'ignore'] },
     onConstructorPoisoning: { type: 'string', enum: ['error', 'remove', 'ignore'] },
     // a strategy Fastify 4 accepts: `validate` included (find-my-way calls it on every route's constraint value)
+    // Fastify 5's grouping of the router's settings (src/routing/router-options.ts); other keys pass through
+    routerOptions: {
+      type: 'object',
+      properties: { compile: boolean, ignoreTrailingSlash: boolean, ignoreDuplicateSlashes: boolean, maxParamLength: integer, allowUnsafeRegex: boolean, useSemicolonDelimiter: boolean }
+    },
     constraints: {
       type: 'object',
       additionalProperties: { type: 'object', required: ['name', 'storage', 'validate', 'deriveConstraint'] }

@@ -6,6 +6,7 @@ import type { ApiLevel } from '../core/api-level'
 import { codes } from '../core/errors'
 import { warnDeprecated } from '../core/deprecations'
 import { checkOptionTypes } from './options-schema'
+import { resolveRouterSettings, type RouterSettings } from '../routing/router-options'
 import type { IncomingMessage } from 'node:http'
 import type { Socket } from 'node:net'
 import type { Instance, RawHandler } from '../encapsulation/app-state'
@@ -51,7 +52,8 @@ const knownOptions = new Set([
   'connectionTimeout', 'keepAliveTimeout', 'requestTimeout', 'maxRequestsPerSocket', 'forceCloseConnections',
   'closeTimeout', 'handlerTimeout', 'pluginTimeout', 'http2SessionTimeout', 'maxParamLength', 'http2', 'caseSensitive', 'allowUnsafeRegex',
   'ignoreTrailingSlash', 'ignoreDuplicateSlashes', 'disableRequestLogging', 'jsonShorthand', 'exposeHeadRoutes',
-  'return503OnClosing', 'useSemicolonDelimiter', 'requestIdLogLabel', 'onProtoPoisoning', 'onConstructorPoisoning'
+  'return503OnClosing', 'useSemicolonDelimiter', 'requestIdLogLabel', 'onProtoPoisoning', 'onConstructorPoisoning',
+  'routerOptions'
 ])
 
 export interface NormalizedOptions {
@@ -104,6 +106,13 @@ export interface NormalizedOptions {
   versioning: { storage: () => unknown, deriveVersion: (req: IncomingMessage, ctx?: unknown) => unknown } | undefined
 }
 
+  /**
+   * The router's effective settings: `routerOptions` over the top-level router options over the defaults (the
+   * top-level fields above keep what was given there, as `initialConfig` shows them).
+   */
+  routerOptions: RouterSettings
+  /** The `routerOptions` the user gave (type-checked copy), for `initialConfig`, which shows them only when given (Fastify 5). */
+  routerOptionsGiven: Readonly<Record<string, unknown>> | undefined
 export const defaults = {
   logger: false,
   disableRequestLogging: false,
@@ -147,6 +156,8 @@ export function normalizeOptions (options: unknown, level: ApiLevel): Normalized
   if (formatter !== undefined && (typeof formatter !== 'function' || formatter.constructor?.name === 'AsyncFunction')) {
     throw new codes.FST_ERR_SCHEMA_ERROR_FORMATTER_NOT_FN(typeof formatter === 'function' ? 'AsyncFunction' : typeof formatter)
   }
+  // coerced in place by the type check: the user's object stays as it was (it may configure several applications)
+  if (isObj(given.routerOptions)) given.routerOptions = { ...given.routerOptions as object }
   const bodyLimit = given.bodyLimit
   if (bodyLimit !== undefined && !(Number.isInteger(bodyLimit) && (bodyLimit as number) > 0)) {
     throw new codes.FST_ERR_ROUTE_BODY_LIMIT_OPTION_NOT_INT(bodyLimit)
@@ -160,10 +171,11 @@ export function normalizeOptions (options: unknown, level: ApiLevel): Normalized
       throw new codes.FST_ERR_INIT_OPTS_INVALID(`"${name}" must be ${expected}, got ${describe(given[name])}`)
     }
   }
-  checkRouterStrategies(given)
+  const routerOptions = resolveRouterSettings(given, level)
+  checkRouterStrategies(routerOptions.constraints, given.versioning)
   // `https: true` is a TLS server with Node's defaults, as Fastify makes it
   if (given.https === true) given.https = {}
-  return { ...defaults, ...level.optionDefaults, ...given } as unknown as NormalizedOptions
+  return { ...defaults, ...level.optionDefaults, ...given, routerOptions, routerOptionsGiven: given.routerOptions } as unknown as NormalizedOptions
 }
 
 /** The option names given that Enclave does not read: ignored, as Fastify ignores them (old or misspelt names). */
@@ -173,16 +185,15 @@ export function unknownOptions (options: unknown): string[] {
 }
 
 /** `constraints` and `versioning` go to find-my-way, whose own errors would be assertion failures at construction. */
-function checkRouterStrategies (given: Record<string, unknown>): void {
-  const constraints = (given.constraints ?? {}) as Record<string, unknown>
-  for (const [key, strategy] of Object.entries(constraints)) {
+function checkRouterStrategies (constraints: Record<string, unknown> | undefined, versioningOption: unknown): void {
+  for (const [key, strategy] of Object.entries(constraints ?? {})) {
     const s = strategy as Record<string, unknown>
     if (typeof s.name !== 'string' || s.name === '' || typeof s.storage !== 'function' || typeof s.deriveConstraint !== 'function' ||
       typeof s.validate !== 'function') {
       throw new codes.FST_ERR_INIT_OPTS_INVALID(`"constraints.${key}" must be a constraint strategy { name, storage(), validate(), deriveConstraint() }, got ${describe(s)}`)
     }
   }
-  const versioning = given.versioning as NormalizedOptions['versioning']
+  const versioning = versioningOption as NormalizedOptions['versioning']
   if (versioning === undefined) return
   if (typeof versioning.storage !== 'function' || typeof versioning.deriveVersion !== 'function') {
     throw new codes.FST_ERR_INIT_OPTS_INVALID('"versioning" must be an object { storage(), deriveVersion() }')

@@ -5,6 +5,7 @@
  * at both levels and does not appear here; only the conflicts do, each with the value of both levels.
  * The table of these differences, for users, is in docs/compatibility.md ("What differs between the levels").
  */
+import type { MethodDefaults } from './http-methods'
 
 export interface ApiLevel {
   /** Fastify's major version this level implements. */
@@ -37,9 +38,59 @@ export interface ApiLevel {
    * proxy from a client that connects directly and forges `X-Forwarded-*` (use addresses or a function instead).
    */
   readonly trustProxyHopCount: boolean
+  /**
+   * The HTTP methods on by default and how each is read for a body (`addHttpMethod` changes an application's table).
+   * Fastify 4 has the WebDAV methods, reads OPTIONS and DELETE bodies only when typed, and lets TRACE carry one;
+   * Fastify 5 has the standard methods plus QUERY (RFC 10008), a body on all but GET, HEAD and TRACE.
+   */
+  readonly httpMethods: MethodDefaults
+  /** Methods with a built-in shorthand beyond get/head/post/put/delete/options/patch (Fastify 5's `trace`, `query`). */
+  readonly methodShorthands: readonly string[]
+  /** Fastify 5 deprecates the router options given at the top level (FSTDEP022): they belong in `routerOptions`. */
+  readonly topLevelRouterOptionsDeprecated: boolean
+  /** A parameter longer than `maxParamLength`: Fastify 4 finds no route (404), Fastify 5 answers 414 FST_ERR_MAX_PARAM_LENGTH. */
+  readonly longParamAnswered: boolean
+  /**
+   * A malformed URL no route's method saw (no route of its method): Fastify 4 gives it to the not-found handler
+   * (404), Fastify 5 answers FST_ERR_BAD_URL (400), as for any other malformed URL.
+   */
+  readonly badUrlBeforeNotFound: boolean
   /** How to ask for the other level, for errors that need it. */
   readonly entry: string
 }
+
+const fastify4Methods: MethodDefaults = Object.freeze({
+  DELETE: 'when-typed',
+  GET: 'none',
+  HEAD: 'none',
+  PATCH: 'any',
+  POST: 'any',
+  PUT: 'any',
+  OPTIONS: 'when-typed',
+  PROPFIND: 'any',
+  PROPPATCH: 'any',
+  MKCOL: 'any',
+  COPY: 'any',
+  MOVE: 'any',
+  LOCK: 'any',
+  UNLOCK: 'any',
+  TRACE: 'any',
+  SEARCH: 'any',
+  REPORT: 'any',
+  MKCALENDAR: 'any'
+})
+
+const fastify5Methods: MethodDefaults = Object.freeze({
+  GET: 'none',
+  HEAD: 'none',
+  TRACE: 'none',
+  DELETE: 'any',
+  OPTIONS: 'any',
+  PATCH: 'any',
+  PUT: 'any',
+  POST: 'any',
+  QUERY: 'typed'
+})
 
 export const FASTIFY_4: ApiLevel = Object.freeze({
   major: 4,
@@ -49,6 +100,11 @@ export const FASTIFY_4: ApiLevel = Object.freeze({
   schemaShorthand: true,
   hostnameWithPort: true,
   trustProxyHopCount: true,
+  httpMethods: fastify4Methods,
+  methodShorthands: Object.freeze([]),
+  topLevelRouterOptionsDeprecated: false,
+  longParamAnswered: false,
+  badUrlBeforeNotFound: false,
   entry: 'enclave-http/fastify4'
 })
 
@@ -60,6 +116,11 @@ export const FASTIFY_5: ApiLevel = Object.freeze({
   schemaShorthand: false,
   hostnameWithPort: false,
   trustProxyHopCount: false,
+  httpMethods: fastify5Methods,
+  methodShorthands: Object.freeze(['TRACE', 'QUERY']),
+  topLevelRouterOptionsDeprecated: true,
+  longParamAnswered: true,
+  badUrlBeforeNotFound: true,
   entry: 'enclave-http/fastify5'
 })
 

@@ -10,8 +10,8 @@ interface Deprecation {
   text: (detail: string) => string
   /** Emitted on every occurrence rather than once (the detail names what is affected). */
   everyTime?: true
-  /** Fastify's `FSTWRN` warnings are not deprecations: they are named `FastifyWarning`. */
-  type?: 'FastifyWarning' | 'FastifySecurity'
+  /** Fastify's `FSTWRN` warnings are not deprecations: they are named `FastifyWarning`; Fastify 5 names its own `FastifyDeprecation`. */
+  type?: 'FastifyWarning' | 'FastifyDeprecation' | 'FastifySecurity'
 }
 
 const removedInV5 = 'will be removed in `fastify@5`'
@@ -111,6 +111,21 @@ const deprecations = {
     text: (detail: string) => `The headers schema for ${detail} that is not case-normalized. Header names held in the ` +
       'referenced schema keep their original case and will not match the lowercased request headers, so a case-insensitive ' +
       'deny-list or allow-list on header names may not apply. Inline the propertyNames constraint instead of referencing it with a $ref.'
+  },
+  // Fastify 5's: FSTDEP022 at the Fastify 5 level only (src/core/api-level.ts), FSTDEP025 at both
+  topLevelRouterOptions: {
+    code: 'FSTDEP022',
+    type: 'FastifyWarning',
+    everyTime: true,
+    text: (names: string) => `The router options for ${names} property access is deprecated. Please use "options.routerOptions" instead ` +
+      'for accessing router options. The router options will be removed in `fastify@6`.'
+  },
+  existingHttpMethod: {
+    code: 'FSTDEP025',
+    type: 'FastifyDeprecation',
+    everyTime: true,
+    text: (method: string) => `Calling addHttpMethod for existing method "${method}" without { overrideExisting: true } is deprecated. ` +
+      'In Fastify v6, this will throw an error.'
   }
 } satisfies Record<string, Deprecation>
 

@@ -6,6 +6,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import type FindMyWay from 'find-my-way'
 import type { ApiLevel } from '../core/api-level'
 import type { AnyFn } from '../core/types'
+import type { HttpMethods } from '../core/http-methods'
 import type { kApp, kPluginContext } from '../core/symbols'
 import type { Logger } from '../types/logger'
 import type { RawServerBase } from '../types/raw'
@@ -48,6 +49,8 @@ export interface AppState {
   closing: boolean
   router: Router
   notFoundRouter: Router
+  /** The methods routes may use and how each is read for a body: the level's defaults plus `addHttpMethod`. */
+  httpMethods: HttpMethods
   /** Once any constraint strategy is in use, every request derives constraints before the lookup. */
   hasConstraints: boolean
   routes: RouteRecord[]

@@ -7,8 +7,9 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import { codes, type EnclaveError } from '../core/errors'
 import { failureOf, toError } from '../core/to-error'
 import { earlyErrorBody, defaultErrorBody, statusText } from '../core/error-body'
-import { asRouterMethod, supportedMethodSet } from '../core/http-methods'
+import { asRouterMethod, isNodeMethod } from '../core/http-methods'
 import { kApp, kRoute, kReplySendError } from '../core/symbols'
+import type { AnyFn } from '../core/types'
 import type { AppState, RawHandler } from '../encapsulation/app-state'
 import type { RouteRecord } from '../routing/route-model'
 import { createLoggedReply, runPreHandler, startRequest } from './pipeline'
@@ -16,6 +17,9 @@ import type { RequestState } from './request'
 import type { ReplyState } from '../reply/reply'
 
 type RawRequest = IncomingMessage & { originalUrl?: string }
+
+/** The one method the not-found router files its handlers under: a not-found handler answers every method. */
+export const NOT_FOUND_KEY = 'GET'
 
 const closingBody = earlyErrorBody(503, statusText(503))
 const unsupportedVersionBody = earlyErrorBody(505, statusText(505))
@@ -111,20 +115,39 @@ function rewrite (app: AppState, rewriteUrl: (req: RawRequest) => unknown, req: 
   return false
 }
 
-interface Found { store: RouteRecord | null, params: Record<string, string | undefined>, searchParams: Record<string, string> }
+interface Found {
+  store: RouteRecord | null
+  params: Record<string, string | undefined>
+  searchParams: Record<string, string>
+  /** find-my-way's: the route's (unused) or, without a store, the failure handler to call with (req, res). */
+  handler: AnyFn
+}
+
+/**
+ * The application's answers to a lookup that cannot go on (the router calls them with the path): a bad
+ * percent-encoding is FST_ERR_BAD_URL (400); a parameter longer than `maxParamLength` is FST_ERR_MAX_PARAM_LENGTH
+ * (414) where the level answers it, else the lookup finds nothing. Both go through `frameworkErrors` when given.
+ */
+export function lookupFailures (app: AppState): { onBadUrl: PathFailure, onMaxParamLength: PathFailure | undefined } {
+  return {
+    onBadUrl: (path, req, res) => frameworkError(app, req, res, new codes.FST_ERR_BAD_URL(path)),
+    onMaxParamLength: app.level.longParamAnswered
+      ? (path, req, res) => frameworkError(app, req, res, new codes.FST_ERR_MAX_PARAM_LENGTH(path))
+      : undefined
+  }
+}
+
+type PathFailure = (path: string, req: IncomingMessage, res: ServerResponse) => void
 
 /** Starts the found route, or the not-found handler of the URL's context. */
 function dispatch (app: AppState, req: RawRequest, res: ServerResponse, found: Found | null): void {
-  if (found !== null && found.store !== null) {
-    startRequest(app, found.store.compiled!, req, res, found.params, found.searchParams)
-    return
-  }
   if (found !== null) {
-    // find-my-way's onBadUrl answered: the URL has an invalid percent-encoding
-    frameworkError(app, req, res, new codes.FST_ERR_BAD_URL(req.url))
+    if (found.store !== null) startRequest(app, found.store.compiled!, req, res, found.params, found.searchParams)
+    // the lookup could not go on (a bad URL, a long parameter): the router's handler for that answers
+    else found.handler(req, res)
     return
   }
-  if (!supportedMethodSet.has(req.method as string)) unknownMethod(app, req, res)
+  if (!isNodeMethod(req.method)) unknownMethod(app, req, res)
   else if (app.defaultRoute === null) startNotFound(app, req, res)
   else runDefaultRoute(app, app.defaultRoute, req, res)
 }
@@ -142,13 +165,24 @@ function unknownMethod (app: AppState, req: IncomingMessage, res: ServerResponse
 
 /** Starts the not-found handler of the URL's context: what an unmatched request gets (`getDefaultRoute()`). */
 export function startNotFound (app: AppState, req: IncomingMessage, res: ServerResponse): void {
-  const { record, params, query } = findNotFound(app, req.method as string, req.url as string)
+  const found = app.notFoundRouter.find(NOT_FOUND_KEY, req.url as string) as Found | null
+  if (found !== null && found.store === null) {
+    // a bad URL no route's method saw: answered as such where the level has the not-found router do it
+    found.handler(req, res)
+    return
+  }
+  const { record, params, query } = notFoundOf(app, found)
   startRequest(app, record.compiled!, req, res, params, query)
 }
 
-/** The not-found route record for a method and URL (never null: the root default matches everything), its params and query. */
-export function findNotFound (app: AppState, method: string, url: string): { record: RouteRecord, params: Record<string, string | undefined>, query: Record<string, string> } {
-  const found = app.notFoundRouter.find(asRouterMethod(supportedMethodSet.has(method) ? method : 'GET'), url)
+type NotFound = { record: RouteRecord, params: Record<string, string | undefined>, query: Record<string, string> }
+
+/** The not-found route record for a URL (never null: the root default matches everything), its params and query. */
+export function findNotFound (app: AppState, url: string): NotFound {
+  return notFoundOf(app, app.notFoundRouter.find(NOT_FOUND_KEY, url) as Found | null)
+}
+
+function notFoundOf (app: AppState, found: Found | null): NotFound {
   if (found === null || found.store === null || found.store === undefined) {
     return { record: app.notFoundByPrefix.get('')!, params: {}, query: {} }
   }
@@ -173,6 +207,15 @@ function runDefaultRoute (app: AppState, defaultRoute: RawHandler, req: Incoming
 }
 
 /**
+ * Fastify's bodies: the bad-URL and long-parameter ones carry their code (the latter named 'Bad Request', as
+ * Fastify 5 names it), the others do not.
+ */
+function defaultFrameworkErrorBody (statusCode: number, err: Partial<EnclaveError> & Error): string {
+  if (err.code === 'FST_ERR_MAX_PARAM_LENGTH') return JSON.stringify({ error: statusText(400), code: err.code, message: err.message, statusCode })
+  return earlyErrorBody(statusCode, err.message, err.code === 'FST_ERR_BAD_URL' ? err.code : undefined)
+}
+
+/**
  * An error found before any route was chosen (a bad URL, a failing asynchronous constraint, a throwing `rewriteUrl`):
  * answered by the `frameworkErrors` option when given (with a request and reply of the URL's not-found context),
  * else with Fastify 4's fixed JSON body, written directly: no route was chosen, so no route's hooks or error
@@ -183,13 +226,12 @@ function frameworkError (app: AppState, req: IncomingMessage, res: ServerRespons
   if (handler === undefined) {
     const statusCode = err.statusCode ?? 500
     if (statusCode >= 500) app.logger.error({ err, req }, err.message)
-    // Fastify 4's bodies: the bad-URL one carries its code, the others do not
-    const body = earlyErrorBody(statusCode, err.message, err.code === 'FST_ERR_BAD_URL' ? err.code : undefined)
+    const body = defaultFrameworkErrorBody(statusCode, err)
     res.writeHead(statusCode, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) })
     res.end(body)
     return
   }
-  const { record, query } = findNotFound(app, req.method as string, req.url as string)
+  const { record, query } = findNotFound(app, req.url as string)
   const reply = createLoggedReply(app, record.compiled!, req, res, {}, query)
   if (reply === null) return
   try {
@@ -202,7 +244,7 @@ function frameworkError (app: AppState, req: IncomingMessage, res: ServerRespons
 /** `reply.callNotFound()`: answers with the not-found handler of the request's URL (its preHandler hooks only). */
 export function callNotFound (request: RequestState, reply: ReplyState): void {
   const app = request[kRoute].instance[kApp]
-  const route = findNotFound(app, request.method, request.url).record.compiled!
+  const route = findNotFound(app, request.url).record.compiled!
   request[kRoute] = route
   reply[kRoute] = route
   runPreHandler(request, reply)

@@ -5,7 +5,8 @@
  */
 import { AsyncResource } from 'node:async_hooks'
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import { kRoute, kReplyHijacked, kReplySendError } from '../core/symbols'
+import { kApp, kRoute, kReplyHijacked, kReplySendError } from '../core/symbols'
+import { codes } from '../core/errors'
 import { isThenable } from '../core/objects'
 import { toError } from '../core/to-error'
 import { earlyErrorBody } from '../core/error-body'
@@ -106,27 +107,38 @@ function afterPreParsing (err: unknown, reply: ReplyState, payload: BodyStream):
   handleBody(reply.request, reply, payload)
 }
 
-/** Parses the body when the method carries one (Fastify's rules): GET/HEAD never; OPTIONS/DELETE only with a type. */
+/**
+ * Parses the body when the method carries one, by the route's body rule (its level's table, or `addHttpMethod`):
+ * never for GET/HEAD; for Fastify 4's OPTIONS/DELETE only with a type; QUERY refuses a request without a type.
+ */
 function handleBody (request: RequestState, reply: ReplyState, payload: BodyStream): void {
   const route = request[kRoute]
-  const method = request.raw.method as string
-  if (method === 'GET' || method === 'HEAD') {
+  const raw = request.raw
+  const rule = route.bodyRule ?? route.instance[kApp].httpMethods.bodyRule(raw.method as string)
+  if (rule === 'none' || rule === undefined) {
     afterBody(request, reply)
     return
   }
-  const headers = request.raw.headers
+  const headers = raw.headers
   const contentType: string | undefined = headers['content-type']
   const length: string | undefined = headers['content-length']
   const chunked = headers['transfer-encoding'] !== undefined
-  if (method === 'OPTIONS' || method === 'DELETE') {
+  if (rule === 'when-typed') {
     // a typed body is parsed even when declared empty (`content-length: 0`), so an empty JSON body is a 400 as for POST
     if (contentType === undefined || (!chunked && length === undefined)) {
       afterBody(request, reply)
       return
     }
-  } else if (contentType === undefined && !chunked && (length === undefined || length === '0')) {
-    afterBody(request, reply)
-    return
+  } else if (contentType === undefined) {
+    if (rule === 'typed') {
+      reply.code(400)
+      reply[kReplySendError](new codes.FST_ERR_ROUTE_MISSING_CONTENT_TYPE(raw.method))
+      return
+    }
+    if (!chunked && (length === undefined || length === '0')) {
+      afterBody(request, reply)
+      return
+    }
   }
   // the body arrives in the socket's async context: what ran before (an AsyncLocalStorage store set in onRequest)
   // carries on after it, as in Fastify. One resource per request, entered when the body is in (not

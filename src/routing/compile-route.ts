@@ -4,6 +4,7 @@
  * chain, body limit, decorators, request id generator and logger, so a request does no lookups.
  */
 import type { AnyFn } from '../core/types'
+import { kApp } from '../core/symbols'
 import type { AppState, Instance } from '../encapsulation/app-state'
 import { collectProps } from '../encapsulation/decorators'
 import { lifecycleHooks, routeHooks, type LifecycleHookName } from '../hooks/hook-names'
@@ -19,6 +20,11 @@ interface RouteDefaults { bodyLimit: number, handlerTimeout: number }
 export function compileRoutes (app: AppState): void {
   for (const record of app.routes) record.compiled = compileRoute(record, app.options, app.requestIdentity)
   for (const record of app.notFoundRecords) record.compiled = compileRoute(record, app.options, app.requestIdentity)
+  // `routerOptions.compile`: every route is in, so the routers generate their lookup functions now
+  if (app.options.routerOptions.compile) {
+    app.router.compile()
+    app.notFoundRouter.compile()
+  }
 }
 
 /** Resolves everything a route needs per request, once. Throws (failing `ready()`) on a bad schema. */
@@ -59,6 +65,8 @@ function compileRoute (record: RouteRecord, appOptions: RouteDefaults, identity:
     // not-found handlers are not timed, as in Fastify (its docs: they are outside the route handler lifecycle)
     handlerTimeout: record.isNotFound ? 0 : options.handlerTimeout ?? appOptions.handlerTimeout,
     attachValidation: options.attachValidation === true,
+    // a not-found handler answers every method: it reads the method's rule per request
+    bodyRule: record.isNotFound ? null : record.instance[kApp].httpMethods.bodyRule(record.method) ?? 'any',
     // '' when neither the route nor a plugin set one, as Fastify reports it in request.routeOptions.logLevel
     logLevel: options.logLevel ?? plugin.logLevel ?? '',
     validation: record.isNotFound ? null : compileRouteValidation(routeOptions, plugin.schema),

@@ -7,12 +7,11 @@
 import { codes } from '../core/errors'
 import { warnDeprecated } from '../core/deprecations'
 import { kPluginContext, kApp } from '../core/symbols'
-import { asRouterMethod, supportedMethods } from '../core/http-methods'
 import { assertNotStarted } from '../core/start-guard'
 import { inLoadingOrder } from '../encapsulation/loading-order'
 import type { AnyFn } from '../core/types'
 import type { AppState, Instance, RawHandler } from '../encapsulation/app-state'
-import { startNotFound } from '../request/dispatch'
+import { NOT_FOUND_KEY, startNotFound } from '../request/dispatch'
 import type { RequestState } from '../request/request'
 import type { ReplyState } from '../reply/reply'
 import type { RouteRecord } from './route-model'
@@ -55,12 +54,12 @@ function install (instance: Instance, handler: AnyFn, opts: NotFoundOptions): vo
   const prefix = plugin.prefix
   const existing = app.notFoundByPrefix.get(prefix)
   if (existing !== undefined) {
-    for (const path of notFoundPaths(prefix)) app.notFoundRouter.off(asRouterMethod(supportedMethods), path)
+    for (const path of notFoundPaths(prefix)) app.notFoundRouter.off(NOT_FOUND_KEY, path)
     app.notFoundRecords.splice(app.notFoundRecords.indexOf(existing), 1)
   }
   const record: RouteRecord = {
     options: {
-      method: supportedMethods.slice(),
+      method: app.httpMethods.list().slice(),
       url: prefix + '/*',
       handler,
       config: { isDefault: opts.isDefault === true },
@@ -76,7 +75,8 @@ function install (instance: Instance, handler: AnyFn, opts: NotFoundOptions): vo
     isNotFound: true,
     autoHead: false
   }
-  for (const path of notFoundPaths(prefix)) app.notFoundRouter.on(asRouterMethod(supportedMethods), path, noop, record)
+  // filed under one method: a handler answers every method, those `addHttpMethod` adds later included
+  for (const path of notFoundPaths(prefix)) app.notFoundRouter.on(NOT_FOUND_KEY, path, noop, record)
   app.notFoundByPrefix.set(prefix, record)
   app.notFoundRecords.push(record)
 }

@@ -4,7 +4,7 @@
  */
 import { AssertionError } from 'node:assert'
 import { codes } from '../core/errors'
-import { bodylessMethods, supportedMethodSet } from '../core/http-methods'
+import type { HttpMethods } from '../core/http-methods'
 import { lifecycleHooks } from '../hooks/hook-names'
 import { checkAsyncArity } from '../hooks/add-hook'
 import type { LooseObject } from '../core/types'
@@ -28,12 +28,12 @@ export function checkHookOptions (opts: LooseObject, autoHead = false): void {
 }
 
 /** Throws at registration for anything that would otherwise fail (or silently misbehave) at request time. */
-export function validateRouteOptions (opts: LooseObject, methods: string[], url: string): void {
+export function validateRouteOptions (opts: LooseObject, methods: string[], url: string, table: HttpMethods): void {
   const label = methods.join(',')
   // in Fastify's order: the methods' body schema, the handler, the error handler, the body limit
   if (opts.schema?.body !== undefined) {
     for (const method of methods) {
-      if (bodylessMethods.has(method)) throw new codes.FST_ERR_ROUTE_BODY_VALIDATION_SCHEMA_NOT_SUPPORTED(method, url)
+      if (table.bodyRule(method) === 'none') throw new codes.FST_ERR_ROUTE_BODY_VALIDATION_SCHEMA_NOT_SUPPORTED(method, url)
     }
   }
   if (typeof opts.handler !== 'function') {
@@ -54,13 +54,14 @@ export function validateRouteOptions (opts: LooseObject, methods: string[], url:
   }
 }
 
-export function normalizeMethods (method: unknown): string[] {
+/** The route's methods, upper-cased, each one the application supports (its level's or one `addHttpMethod` added). */
+export function normalizeMethods (method: unknown, table: HttpMethods): string[] {
   const list = Array.isArray(method) ? method : [method]
   if (list.length === 0) throw new codes.FST_ERR_ROUTE_METHOD_INVALID()
   return list.map((m) => {
     if (typeof m !== 'string') throw new codes.FST_ERR_ROUTE_METHOD_INVALID()
     const upper = m.toUpperCase()
-    if (!supportedMethodSet.has(upper)) throw new codes.FST_ERR_ROUTE_METHOD_NOT_SUPPORTED(m)
+    if (!table.has(upper)) throw new codes.FST_ERR_ROUTE_METHOD_NOT_SUPPORTED(m)
     return upper
   })
 }

@@ -4,6 +4,7 @@
  * object the request path reads.
  */
 import type { AnyFn, JsonSchema, LooseObject } from '../core/types'
+import type { BodyRule } from '../core/http-methods'
 import type { ErrorHandlerLink, OwnDecorator, PluginContext } from '../encapsulation/plugin-context'
 import type { Instance } from '../encapsulation/app-state'
 import type { RouteValidation } from '../schema/validation/route-validation'
@@ -86,6 +87,8 @@ export interface CompiledRoute {
   /** Milliseconds the route has to answer: its own `handlerTimeout`, else the factory's; 0 (no limit) for not-found handlers. */
   handlerTimeout: number
   attachValidation: boolean
+  /** How the route's method is read for a body (src/core/http-methods.ts); null for a not-found handler (every method). */
+  bodyRule: BodyRule | null
   /** The route's `logLevel`, else its plugin's, else `''`. */
   logLevel: string
   /** Compiled validators for body/querystring/params/headers, or null when the route has none. */

@@ -6,7 +6,7 @@
 import { codes } from '../core/errors'
 import { warnDeprecated } from '../core/deprecations'
 import { kPluginContext, kApp } from '../core/symbols'
-import { asRouterMethod, supportedMethods } from '../core/http-methods'
+import { asRouterMethod } from '../core/http-methods'
 import { assertNotStarted } from '../core/start-guard'
 import type { AnyFn, LooseObject } from '../core/types'
 import type { AppState, Instance } from '../encapsulation/app-state'
@@ -25,15 +25,15 @@ export function route (this: Instance, options: unknown): Instance {
   if (given.version !== undefined) {
     warnDeprecated('routeVersionOption')
   }
-  const methods = normalizeMethods(given.method)
+  const methods = normalizeMethods(given.method, app.httpMethods)
   // a missing url is an empty path, refused by the router once the other options were checked (as in Fastify)
   const url = given.url || given.path || ''
   if (typeof url !== 'string') throw new codes.FST_ERR_INVALID_URL(typeof url)
-  validateRouteOptions(given, methods, url)
+  validateRouteOptions(given, methods, url, app.httpMethods)
 
   const plugin = this[kPluginContext]
   const headOnly = methods.length === 1 && methods[0] === 'HEAD'
-  const { ignoreTrailingSlash, ignoreDuplicateSlashes } = app.options
+  const { ignoreTrailingSlash, ignoreDuplicateSlashes } = app.options.routerOptions
   const paths = prefixedPaths(plugin.prefix, url, { trailing: given.prefixTrailingSlash, ignoreTrailingSlash, ignoreDuplicateSlashes, headOnly })
   const [fullPath, slashVariant] = paths
   // Fastify's `routePath` of the bare-prefix variant of a prefixed '/' route is ''
@@ -76,8 +76,8 @@ function atSlashVariant (options: RouteOptions, url: string): RouteOptions {
 /** Adds the route, as onRoute hooks left it, for each of its methods, and its automatic HEAD route. */
 function register (app: AppState, instance: Instance, plugin: PluginContext, options: RouteOptions, headTemplate: RouteOptions): void {
   // onRoute hooks may rewrite anything; what they leave is what gets registered
-  const methods = normalizeMethods(options.method)
-  validateRouteOptions(options, methods, options.url)
+  const methods = normalizeMethods(options.method, app.httpMethods)
+  validateRouteOptions(options, methods, options.url, app.httpMethods)
   checkHookOptions(options)
   for (const method of methods) addToRouter(app, instance, plugin, options, method, false)
   if (methods.includes('GET')) addHeadRoute(app, instance, plugin, headTemplate, options)
@@ -89,7 +89,7 @@ function addHeadRoute (app: AppState, instance: Instance, plugin: PluginContext,
   if (!exposeHead || app.router.hasRoute('HEAD', getOptions.url, routeConstraints(getOptions))) return
   const headOptions: RouteOptions = { ...template, method: 'HEAD', url: getOptions.url, path: getOptions.url }
   for (const hook of plugin.hooks.onRoute) hook.call(instance, headOptions)
-  validateRouteOptions(headOptions, ['HEAD'], headOptions.url)
+  validateRouteOptions(headOptions, ['HEAD'], headOptions.url, app.httpMethods)
   checkHookOptions(headOptions, true)
   addToRouter(app, instance, plugin, headOptions, 'HEAD', true)
 }
@@ -126,7 +126,7 @@ function addToRouter (app: AppState, instance: Instance, plugin: PluginContext, 
  * Shortcut methods: `(path, handler)`, `(path, options, handler)` or `(path, optionsWithHandler)`. With a handler
  * as third argument, the options must be a plain object (`undefined` and `null` included, as in Fastify).
  */
-function shortcut (methods: string | readonly string[]) {
+export function shortcut (methods: string | readonly string[]) {
   return function (this: Instance, url: string, options?: unknown, handler?: AnyFn): Instance {
     if (typeof url !== 'string') throw new codes.FST_ERR_INVALID_URL(typeof url)
     let given: Record<string, unknown>
@@ -167,7 +167,10 @@ export const routeInstanceMethods = {
   delete: shortcut('DELETE'),
   options: shortcut('OPTIONS'),
   patch: shortcut('PATCH'),
-  all: shortcut(supportedMethods),
+  /** Every method the application supports when it is called (`addHttpMethod` ones included), as in Fastify 5. */
+  all (this: Instance, url: string, options?: unknown, handler?: AnyFn): Instance {
+    return shortcut(this[kApp].httpMethods.list()).call(this, url, options, handler)
+  },
   /** Whether a request with this method and url would reach a route (Fastify 4.29: a lookup, not a pattern match). */
   hasRoute (this: Instance, opts: RouteQuery): boolean {
     return lookUp(this[kApp], opts) !== null

@@ -1,6 +1,7 @@
 /**
- * The router: find-my-way, configured from the factory options (case, trailing and duplicate slashes, parameter
- * length, unsafe regexps, query-string parser, constraint strategies), printing routes as Fastify 4 does.
+ * The router: find-my-way, configured from the router settings (`routerOptions` and the top-level options: case,
+ * trailing and duplicate slashes, parameter length, unsafe regexps, query-string parser, constraint strategies, other
+ * find-my-way options), printing routes as Fastify does.
  */
 import type { IncomingMessage } from 'node:http'
 import FindMyWay from 'find-my-way'
@@ -9,20 +10,28 @@ import type { NormalizedOptions } from '../app/options'
 import type { Router } from '../encapsulation/app-state'
 import { buildPrettyMeta } from './route-printing'
 import type { RouteOptions } from './route-model'
+import type { PathHandler } from './router-options'
 
-export function createRouter (options: NormalizedOptions): Router {
+/**
+ * What the router calls when a lookup cannot go on: a URL with a bad percent-encoding, a parameter longer than
+ * `maxParamLength`. Unset, the lookup finds nothing (the not-found handlers answer).
+ */
+export interface LookupFailures {
+  onBadUrl?: PathHandler
+  onMaxParamLength?: PathHandler
+}
+
+export function createRouter (options: NormalizedOptions, failures: LookupFailures, overrides: { ignoreTrailingSlash?: boolean } = {}): Router {
+  // `compile` and `defaultRoute` are the application's to apply (compile-route.ts, dispatch), not find-my-way's
+  const { compile: _compile, defaultRoute: _defaultRoute, onBadUrl, onMaxParamLength, ...settings } = options.routerOptions
   const config = {
-    caseSensitive: options.caseSensitive,
-    ignoreTrailingSlash: options.ignoreTrailingSlash,
-    ignoreDuplicateSlashes: options.ignoreDuplicateSlashes,
-    maxParamLength: options.maxParamLength,
-    allowUnsafeRegex: options.allowUnsafeRegex,
-    useSemicolonDelimiter: options.useSemicolonDelimiter,
-    querystringParser: options.querystringParser,
+    ...settings,
+    ...overrides,
     constraints: constraintStrategies(options),
-    // a bad percent-encoding is found by the lookup, which then returns a record without a store: dispatch answers it
-    onBadUrl: () => {},
-    buildPrettyMeta
+    // the user's own, else the application's (which answer through frameworkErrors); find-my-way calls them with the path
+    onBadUrl: onBadUrl ?? failures.onBadUrl,
+    onMaxParamLength: onMaxParamLength ?? failures.onMaxParamLength,
+    buildPrettyMeta: settings.buildPrettyMeta ?? buildPrettyMeta
   }
   return FindMyWay(config as FindMyWay.Config<FindMyWay.HTTPVersion.V1>) as Router
 }
@@ -33,7 +42,8 @@ export function createRouter (options: NormalizedOptions): Router {
  */
 function constraintStrategies (options: NormalizedOptions): Record<string, unknown> | undefined {
   const versioning = options.versioning
-  if (versioning === undefined) return options.constraints
+  const constraints = options.routerOptions.constraints
+  if (versioning === undefined) return constraints
   const version = {
     name: 'version',
     mustMatchWhenDerived: true,
@@ -44,7 +54,7 @@ function constraintStrategies (options: NormalizedOptions): Record<string, unkno
       if (typeof value !== 'string') throw new codes.FST_ERR_VERSION_CONSTRAINT_NOT_STR()
     }
   }
-  return { ...options.constraints, version }
+  return { ...constraints, version }
 }
 
 /**
