@@ -39,6 +39,12 @@ export interface ApiLevel {
    */
   readonly trustProxyHopCount: boolean
   /**
+   * `request.signal` (Fastify 5's, present at both levels): Fastify 4 has none, so its applications and plugins may
+   * decorate or assign their own (`decorateRequest('signal', null)`); at the Fastify 4 level theirs replaces it for
+   * the request. Fastify 5's is a read-only built-in, which a decorator cannot take (FST_ERR_DEC_ALREADY_PRESENT).
+   */
+  readonly requestSignalAssignable: boolean
+  /**
    * The HTTP methods on by default and how each is read for a body (`addHttpMethod` changes an application's table).
    * Fastify 4 has the WebDAV methods, reads OPTIONS and DELETE bodies only when typed, and lets TRACE carry one;
    * Fastify 5 has the standard methods plus QUERY (RFC 10008), a body on all but GET, HEAD and TRACE.
@@ -100,6 +106,7 @@ export const FASTIFY_4: ApiLevel = Object.freeze({
   schemaShorthand: true,
   hostnameWithPort: true,
   trustProxyHopCount: true,
+  requestSignalAssignable: true,
   httpMethods: fastify4Methods,
   methodShorthands: Object.freeze([]),
   topLevelRouterOptionsDeprecated: false,
@@ -116,6 +123,7 @@ export const FASTIFY_5: ApiLevel = Object.freeze({
   schemaShorthand: false,
   hostnameWithPort: false,
   trustProxyHopCount: false,
+  requestSignalAssignable: false,
   httpMethods: fastify5Methods,
   methodShorthands: Object.freeze(['TRACE', 'QUERY']),
   topLevelRouterOptionsDeprecated: true,

@@ -12,10 +12,22 @@ import { kRequestAbort, kRequestResponse, kReplyHijacked, kReplySendError, kRout
 import type { ReplyState } from '../reply/reply'
 import type { RawRequest, RequestState } from './request'
 
-/** The request prototype's members for the signal: the getter, and no controller until one is made. */
+/** On the base request prototype: no controller until one is made. */
 export const signalProperties: PropertyDescriptorMap = {
-  [kRequestAbort]: { value: null, writable: true },
-  signal: { get: requestSignal }
+  [kRequestAbort]: { value: null, writable: true }
+}
+
+/**
+ * `request.signal` as a level has it (`requestSignalAssignable`, src/core/api-level.ts). Assignable, a request
+ * takes the value given as its own `signal` (so a Fastify 4 plugin's `decorateRequest('signal', null)` and
+ * `request.signal = controller.signal` keep working); the route's time limit still aborts its own controller.
+ */
+export function signalDescriptor (assignable: boolean): PropertyDescriptor {
+  return assignable ? { get: requestSignal, set: assignSignal } : { get: requestSignal }
+}
+
+function assignSignal (this: RequestState, value: unknown): void {
+  Object.defineProperty(this, 'signal', { value, writable: true, enumerable: true, configurable: true })
 }
 
 /** Gives a request its response, which `request.signal` watches for the client going away. */

@@ -1,7 +1,7 @@
 /**
  * The request object handed to hooks and handlers. Fields set per request are own properties assigned in one
  * constructor (a stable shape); derived values (`ip`, `host`, `protocol`, …) are getters on the prototype. The
- * getters whose behaviour differs between API levels (`hostname`) are on a class per level (`requestClassOf`).
+ * getters whose behaviour differs between API levels (`hostname`, `signal`) are on a class per level (`requestClassOf`).
  * Every encapsulation context gets its own subclass, so `decorateRequest` in one context never reaches a sibling.
  */
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http'
@@ -14,7 +14,7 @@ import type { ApiLevel } from '../core/api-level'
 import type { Logger } from '../types/logger'
 import type { CompiledRoute } from '../routing/route-model'
 import { requestSchemaMethods } from './route-schema-functions'
-import { signalProperties } from './request-signal'
+import { signalDescriptor, signalProperties } from './request-signal'
 
 /** Node's request as Enclave sees it: `originalUrl` is set when `rewriteUrl` changed the URL. */
 export type RawRequest = IncomingMessage & { originalUrl?: string }
@@ -125,6 +125,7 @@ export function requestClassOf (level: ApiLevel): RequestClass {
     Object.defineProperty(LevelRequest.prototype, 'hostname', {
       get: level.hostnameWithPort ? hostnameGetters.withPort : hostnameGetters.withoutPort
     })
+    Object.defineProperty(LevelRequest.prototype, 'signal', signalDescriptor(level.requestSignalAssignable))
     levelRequests.set(level, LevelRequest)
   }
   return LevelRequest

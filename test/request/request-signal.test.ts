@@ -91,3 +91,30 @@ test('a signal first read after the client left is aborted already', async (t) =
   await wait(100)
   assert.equal(aborted, true)
 })
+
+test('Fastify 4 level: an application\'s own request.signal (a decorator set in onRequest) replaces the built-in one', async () => {
+  const app = enclave()
+  app.decorateRequest('signal', null)
+  const own = new AbortController()
+  app.addHook('onRequest', async (request: any) => { request.signal = own.signal })
+  app.get('/', async (request: any) => ({ own: request.signal === own.signal }))
+  app.get('/slow', { handlerTimeout: 20 }, async (request: any) => {
+    await new Promise((resolve) => setTimeout(resolve, 200))
+    return { own: request.signal === own.signal }
+  })
+  assert.deepEqual((await app.inject('/')).json(), { own: true })
+  // the time limit still holds, through the framework's own controller
+  const slow = await app.inject('/slow')
+  assert.equal(slow.statusCode, 503)
+  assert.equal(own.signal.aborted, false)
+})
+
+test('Fastify 5 level: request.signal is a read-only built-in that no value decorator may take', async () => {
+  const app = enclave5()
+  assert.throws(() => app.decorateRequest('signal', null), { code: 'FST_ERR_DEC_ALREADY_PRESENT' })
+  app.get('/', async (request: any) => {
+    assert.throws(() => { request.signal = null }, TypeError)
+    return { isSignal: request.signal instanceof AbortSignal }
+  })
+  assert.deepEqual((await app.inject('/')).json(), { isSignal: true })
+})
