@@ -7,6 +7,7 @@ import { codes } from '../core/errors'
 import { kPluginContext, kApp, kTrustProxy } from '../core/symbols'
 import type { AppState, Instance } from '../encapsulation/app-state'
 import { PluginContext } from '../encapsulation/plugin-context'
+import { replyDecoratorMethods, requestDecoratorMethods } from '../encapsulation/decorators'
 import { emptyHooks } from '../hooks/hook-names'
 import { runApplicationHooks } from '../hooks/application-hooks'
 import { SchemaScope } from '../schema/schema-scope'
@@ -24,13 +25,18 @@ import { createLogger } from './logger'
 import { installLevelShorthands } from '../routing/http-method-api'
 import { HttpMethods } from '../core/http-methods'
 import { attachPluginLoader, translateLoaderError } from './plugin-loader'
-import { createServer, closeServer } from './server'
+import { createServer, closeServer, checkForceClose } from './server'
 import { instancePrototype } from './instance-prototype'
+
+// `getDecorator` / `setDecorator` (Fastify 5, both levels): methods of the framework's own request and reply
+for (const [prototype, methods] of [[Request.prototype, requestDecoratorMethods], [Reply.prototype, replyDecoratorMethods]] as const) {
+  for (const [name, value] of Object.entries(methods)) Object.defineProperty(prototype, name, { value, writable: true, configurable: true })
+}
 
 /** Builds an application at `level` (the entry points pass theirs; docs/compatibility.md lists what differs). */
 export function createInstance (userOptions?: unknown, level: ApiLevel = DEFAULT_LEVEL): Instance {
   const options = normalizeOptions(userOptions, level)
-  const { logger, enabled } = createLogger(options.logger)
+  const { logger, enabled } = createLogger(options.logger, options.loggerInstance, level)
   // ignored, as Fastify ignores them; an old or misspelt option name should not go unnoticed
   for (const name of unknownOptions(userOptions)) logger.warn(`the option "${name}" is not one Enclave (or Fastify 4) has: it is ignored`)
   const root: Instance = Object.create(instancePrototype)
@@ -70,6 +76,7 @@ export function createInstance (userOptions?: unknown, level: ApiLevel = DEFAULT
   app.defaultRoute = options.routerOptions.defaultRoute ?? null
   app.handler = createRequestHandler(app)
   app.server = createServer(options, app.handler, root)
+  checkForceClose((userOptions as { forceCloseConnections?: unknown } | null | undefined)?.forceCloseConnections, app.server)
   // plain properties of the root, as in Fastify (a plugin may shadow them in its own context with `decorate`)
   root.server = app.server
   installLevelShorthands(root, level)

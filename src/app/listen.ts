@@ -3,6 +3,7 @@
  * line, and the onListen hooks; `addresses()`.
  */
 import type { AddressInfo } from 'node:net'
+import { networkInterfaces } from 'node:os'
 import { codes } from '../core/errors'
 import { warnDeprecated } from '../core/deprecations'
 import { kApp } from '../core/symbols'
@@ -80,16 +81,37 @@ export function formatAddress (server: RawServerBase, secure: boolean): string {
   return `${secure ? 'https' : 'http'}://${host}:${address.port}`
 }
 
+/**
+ * The origins a listening server is reached at: its address, or with `interfaces` (the level's choice, Fastify 5)
+ * and the IPv4 wildcard `0.0.0.0`, the IPv4 address of each of the machine's interfaces, internal ones first.
+ */
+function originsOf (server: RawServerBase, secure: boolean, interfaces: boolean): string[] {
+  const origin = formatAddress(server, secure)
+  const address = server.address() as AddressInfo | string
+  if (!interfaces || typeof address === 'string' || address.address !== '0.0.0.0') return [origin]
+  const ipv4 = Object.values(networkInterfaces()).flatMap((list) => list ?? []).filter((entry) => entry.family === 'IPv4')
+  const ordered = [...ipv4.filter((entry) => entry.internal), ...ipv4.filter((entry) => !entry.internal)]
+  return ordered.length === 0 ? [origin] : ordered.map((entry) => `${secure ? 'https' : 'http'}://${entry.address}:${address.port}`)
+}
+
 export const listenInstanceMethods = {
-  listen (this: Instance, ...args: unknown[]): Promise<string> | undefined {
+  listen (this: Instance, ...args: unknown[]): Promise<string | undefined> | undefined {
     const app = this[kApp]
     const { options, cb } = normalizeListenArgs(args)
-    // as in Fastify, aborting the signal closes the application (its onClose hooks run)
-    if (options.signal !== undefined) {
-      if (options.signal.aborted) this.close()
-      else options.signal.addEventListener('abort', () => { this.close() }, { once: true })
+    // as in Fastify, aborting the signal closes the application (its onClose hooks run); aborted before the
+    // server listens, listen() resolves with no address and does not listen (Fastify 5's fix, both levels)
+    let aborted = false
+    // aborted before listening: the promise resolves with no address, a callback is not called (as in Fastify 5)
+    let skipped = false
+    const abort = (): void => {
+      aborted = true
+      this.close()
     }
-    const promise = (async () => {
+    if (options.signal !== undefined) {
+      if (options.signal.aborted) abort()
+      else options.signal.addEventListener('abort', abort, { once: true })
+    }
+    const promise = (async (): Promise<string | undefined> => {
       if (app.closing) throw new codes.FST_ERR_REOPENED_CLOSE_SERVER()
       if (app.listening) throw new codes.FST_ERR_REOPENED_SERVER()
       // the socket internals that write gathering and the answer to malformed HTTP rely on, checked once in this
@@ -97,12 +119,16 @@ export const listenInstanceMethods = {
       const checked = checkWriteGathering(app.logger)
       await this.ready()
       await checked
+      if (aborted) {
+        skipped = true
+        return undefined
+      }
       const { listenTextResolver, ...listenOptions } = options
       const log = (server: RawServerBase): string => {
-        const address = formatAddress(server, Boolean(app.options.https))
+        const addresses = originsOf(server, Boolean(app.options.https), app.level.wildcardListenInterfaces)
         // the instance's logger at this moment, as in Fastify: a plugin may have replaced `app.log`
-        ;(this.log as Logger).info(listenTextResolver !== undefined ? listenTextResolver(address) : `Server listening at ${address}`)
-        return address
+        for (const address of addresses) (this.log as Logger).info(listenTextResolver !== undefined ? listenTextResolver(address) : `Server listening at ${address}`)
+        return addresses[0]
       }
       const others = listenOptions.host === undefined && listenOptions.path === undefined ? await localhostAddresses() : []
       if (others.length > 0) listenOptions.host = others.shift()
@@ -124,7 +150,7 @@ export const listenInstanceMethods = {
       return address
     })()
     if (cb === undefined) return promise
-    promise.then((address) => cb(null, address), (err) => cb(err, null))
+    promise.then((address) => { if (!skipped) cb(null, address) }, (err) => cb(err, null))
     return undefined
   },
 

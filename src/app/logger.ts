@@ -1,8 +1,9 @@
 /**
  * Logging with pino: `logger: false` (default) gives a no-op logger, `true` or pino options build a pino logger,
- * and any object with the pino method set is used as it is. Every request gets a child logger carrying its id.
+ * and a logger instance (`loggerInstance`, or `logger` at the Fastify 4 level) is used as it is. Every request gets a child logger carrying its id.
  */
 import type pino from 'pino'
+import type { ApiLevel } from '../core/api-level'
 import { lazyModule } from '../core/lazy-module'
 import { codes } from '../core/errors'
 import { looksLikeLogger, missingLoggerMethods } from '../core/logger-shape'
@@ -56,7 +57,22 @@ function withRequestSerializers (logger: Logger): Logger {
   return logger.child({}, { serializers: missing })
 }
 
-export function createLogger (option: unknown): { logger: Logger, enabled: boolean } {
+/** `loggerInstance`: a logger object with every method, used with Fastify's request serializers. */
+function useLoggerInstance (option: unknown, instance: unknown): { logger: Logger, enabled: true } {
+  if (option !== undefined && option !== null && option !== false) throw new codes.FST_ERR_LOG_LOGGER_AND_LOGGER_INSTANCE_PROVIDED()
+  const missing = missingLoggerMethods(instance)
+  if (typeof instance !== 'object' || !looksLikeLogger(instance as Record<string, unknown>)) throw new codes.FST_ERR_LOG_INVALID_LOGGER_INSTANCE()
+  if (missing.length > 0) throw new codes.FST_ERR_LOG_INVALID_LOGGER(missing.join(','))
+  return { logger: withRequestSerializers(instance as Logger), enabled: true }
+}
+
+/**
+ * The application's logger from the `logger` and `loggerInstance` options. `loggerInstance` (Fastify 5, both levels)
+ * takes a logger instance only; whether `logger` also takes one is the level's choice (src/core/api-level.ts):
+ * Fastify 4 uses it, Fastify 5 refuses it (FST_ERR_LOG_INVALID_LOGGER_CONFIG), `logger` being options there.
+ */
+export function createLogger (option: unknown, instance: unknown, level: ApiLevel): { logger: Logger, enabled: boolean } {
+  if (instance !== undefined && instance !== null) return useLoggerInstance(option, instance)
   if (option === false || option === undefined || option === null) {
     return { logger: createSilentLogger(), enabled: false }
   }
@@ -67,6 +83,7 @@ export function createLogger (option: unknown): { logger: Logger, enabled: boole
   if (looksLikeLogger(candidate)) {
     const missing = missingLoggerMethods(candidate)
     if (missing.length > 0) throw new codes.FST_ERR_LOG_INVALID_LOGGER(missing.join(','))
+    if (!level.loggerTakesInstance) throw new codes.FST_ERR_LOG_INVALID_LOGGER_CONFIG()
     return { logger: withRequestSerializers(candidate as unknown as Logger), enabled: true }
   }
   const { stream, file, ...pinoOptions } = candidate as EnclaveLoggerOptions

@@ -48,7 +48,7 @@ const failFast: Record<string, [Check, string]> = {
 
 /** Every option name Enclave reads; others are ignored (as Fastify ignores them) and reported by `unknownOptions`. */
 const knownOptions = new Set([
-  ...Object.keys(failFast), 'bodyLimit', 'querystringParser', 'schemaErrorFormatter', 'trustProxy', 'constraints',
+  ...Object.keys(failFast), 'loggerInstance', 'bodyLimit', 'querystringParser', 'schemaErrorFormatter', 'trustProxy', 'constraints',
   'connectionTimeout', 'keepAliveTimeout', 'requestTimeout', 'maxRequestsPerSocket', 'forceCloseConnections',
   'closeTimeout', 'handlerTimeout', 'pluginTimeout', 'http2SessionTimeout', 'maxParamLength', 'http2', 'caseSensitive', 'allowUnsafeRegex',
   'ignoreTrailingSlash', 'ignoreDuplicateSlashes', 'disableRequestLogging', 'jsonShorthand', 'exposeHeadRoutes',
@@ -58,6 +58,8 @@ const knownOptions = new Set([
 
 export interface NormalizedOptions {
   logger: unknown
+  /** Fastify 5's `loggerInstance` (both levels): a logger object, used as it is. */
+  loggerInstance: unknown
   disableRequestLogging: boolean
   bodyLimit: number
   caseSensitive: boolean
@@ -165,6 +167,9 @@ export function normalizeOptions (options: unknown, level: ApiLevel): Normalized
   if (given.querystringParser !== undefined && typeof given.querystringParser !== 'function') {
     throw new codes.FST_ERR_QSP_NOT_FN(typeof given.querystringParser)
   }
+  // Fastify 5's reading (both levels): `true` is the default header, an empty name is none
+  if (given.requestIdHeader === true) given.requestIdHeader = defaults.requestIdHeader
+  else if (given.requestIdHeader === '') given.requestIdHeader = false
   checkOptionTypes(given)
   for (const [name, [check, expected]] of Object.entries(failFast)) {
     if (given[name] !== undefined && !check(given[name])) {

@@ -8,12 +8,13 @@ import avvio from 'avvio'
 import { codes } from '../core/errors'
 import { kPluginContext, kApp, kSkipOverride, kDisplayName, kPluginMeta, kRegisteredFunction } from '../core/symbols'
 import type { AnyFn } from '../core/types'
+import { isThenable } from '../core/objects'
 import type { AppState, Instance } from '../encapsulation/app-state'
 import { PluginContext } from '../encapsulation/plugin-context'
 import { copyHooks } from '../hooks/hook-names'
 import { subclassRequest } from '../request/request'
 import { subclassReply } from '../reply/reply'
-import { checkPluginMeta, getPluginName, metaName, skipsOverride, warnIfMixedStyles, type PluginFunction } from './plugin-meta'
+import { checkPluginMeta, checkPluginStyle, getPluginName, metaName, skipsOverride, type PluginFunction } from './plugin-meta'
 
 /** The register options Enclave reads; the rest is the plugin's own. */
 interface RegisterOptions {
@@ -32,12 +33,12 @@ export function joinPrefix (parent: string, prefix: unknown): string {
 
 /**
  * Creates the child instance a plugin runs in (avvio's `override`, called with avvio's boot object as `this`, which
- * onRegister hooks receive as theirs, as in Fastify: plugins that map the tree read its current plugin).
+ * onRegister hooks receive as theirs at the Fastify 4 level: plugins that map the tree read its current plugin).
  */
 function override (this: unknown, parent: Instance, fn: PluginFunction, opts: RegisterOptions | undefined): Instance {
   const registered = fn[kRegisteredFunction] ?? fn
   const name = getPluginName(registered)
-  warnIfMixedStyles(registered)
+  checkPluginStyle(parent, registered)
   const declaredName = metaName(fn)
   // errors about its metadata name the plugin by its metadata's name, as Fastify's do
   checkPluginMeta(parent, fn, declaredName ?? name)
@@ -74,7 +75,9 @@ function override (this: unknown, parent: Instance, fn: PluginFunction, opts: Re
     logSerializers: mergeLogSerializers(parentContext.logSerializers, opts?.logSerializers)
   })
   parentContext.children.push(instance[kPluginContext])
-  for (const hook of parentContext.hooks.onRegister) hook.call(this, instance, opts)
+  // the level decides the hooks' `this` (src/core/api-level.ts): avvio's loader (Fastify 4) or the parent (Fastify 5)
+  const self = parent[kApp].level.onRegisterThis === 'parent' ? parent : this
+  for (const hook of parentContext.hooks.onRegister) hook.call(self, instance, opts)
   return instance
 }
 
@@ -100,7 +103,11 @@ function guardPlugin (plugin: unknown): unknown {
   if (typeof plugin !== 'function') return plugin // avvio rejects it with its own error
   const guarded = function (this: unknown, instance: Instance, opts: unknown, done: (err?: Error) => void): unknown {
     try {
-      return plugin.call(this, instance, opts, done)
+      const result = plugin.call(this, instance, opts, done)
+      // a plugin that takes no `done` and returns no promise has loaded when it returns (avvio 9's rule, which
+      // Fastify 5 has; both levels: under Fastify 4 such a plugin could only time out)
+      if (plugin.length < 3 && !isThenable(result)) done()
+      return result
     } catch (err) {
       done(err as Error)
       return undefined

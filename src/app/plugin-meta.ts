@@ -42,14 +42,16 @@ export function getPluginName (fn: PluginFunction): string {
 }
 
 /**
- * Fastify's FSTWRN002: an async plugin function that also declares a third (`done`) parameter mixes the two plugin
- * styles. Fastify 4 warns each time such a plugin loads, naming it by its plugin-meta name, display name, the module
- * it is the export of, or its function name.
+ * An async plugin function that also declares a third (`done`) parameter mixes the two plugin styles. Fastify 4
+ * warns each time such a plugin loads (FSTWRN002); Fastify 5 refuses it (FST_ERR_PLUGIN_INVALID_ASYNC_HANDLER): the
+ * level decides. Either names it by its plugin-meta name, display name, the module it is the export of, or its
+ * function name.
  */
-export function warnIfMixedStyles (fn: PluginFunction): void {
+export function checkPluginStyle (instance: Instance, fn: PluginFunction): void {
   if (fn.constructor?.name !== 'AsyncFunction' || fn.length !== 3) return
   const displayName = fn[kDisplayName]
   const name = metaName(fn) ?? (displayName ? String(displayName) : undefined) ?? moduleExporting(fn) ?? (fn.name || 'anonymous')
+  if (instance[kApp].level.mixedPluginStyles === 'throw') throw new codes.FST_ERR_PLUGIN_INVALID_ASYNC_HANDLER(name)
   warnDeprecated('pluginMixesStyles', name)
 }
 
@@ -85,12 +87,12 @@ function apiVersionsOf (instance: Instance): readonly string[] {
 }
 
 /**
- * Whether a plugin's declared `fastify` range admits `version`. A release candidate also admits plugins written for
- * an earlier release (Fastify's rule, so plugins can be tried with an RC before they declare it).
+ * Whether a plugin's declared `fastify` range admits `version`. A pre-release (`-rc`, `-pre`, `-alpha`, as Fastify
+ * 5 has it) also admits plugins written for an earlier release, so plugins can be tried with it before they declare it.
  */
 function supportsVersion (range: string, version: string): boolean {
   const semver = loadSemver()
-  const releaseCandidate = /-rc/.test(version)
+  const releaseCandidate = /-(?:rc|pre|alpha)./.test(version)
   const declared = semver.coerce(range)
   if (releaseCandidate && declared !== null && semver.gt(version, declared)) return true
   return semver.satisfies(version, range, { includePrerelease: releaseCandidate })

@@ -7,6 +7,7 @@ import http from 'node:http'
 import type https from 'node:https'
 import type http2 from 'node:http2'
 import { Server as NetServer, type Socket } from 'node:net'
+import { codes } from '../core/errors'
 import { earlyErrorBody } from '../core/error-body'
 import { lazyModule } from '../core/lazy-module'
 import type { AppState, Instance, RawHandler } from '../encapsulation/app-state'
@@ -75,6 +76,13 @@ export function createServer (options: NormalizedOptions, handler: RawHandler, r
   }
   ;(server as http.Server).on('clientError', (options.clientErrorHandler ?? onClientError).bind(root))
   return server
+}
+
+/** `forceCloseConnections: 'idle'` asked for explicitly needs a server that can close its idle connections. */
+export function checkForceClose (given: unknown, server: RawServerBase): void {
+  if (given === 'idle' && typeof (server as http.Server).closeIdleConnections !== 'function') {
+    throw new codes.FST_ERR_FORCE_CLOSE_CONNECTIONS_IDLE_NOT_AVAILABLE()
+  }
 }
 
 /** Sockets of keep-alive requests, per server, for the servers `close()` cannot ask to close them all. */
@@ -186,7 +194,8 @@ function closeOne (app: AppState, server: RawServerBase, done: (err?: Error) => 
   })
   const force = app.options.forceCloseConnections
   if (force === true) closeAllConnections(server)
-  else if (force === 'idle' && typeof http1.closeIdleConnections === 'function') http1.closeIdleConnections()
+  // Node's own close() already drops the idle connections of the servers Enclave made; a factory's server may not
+  else if (force === 'idle' && app.options.serverFactory !== undefined && typeof http1.closeIdleConnections === 'function') http1.closeIdleConnections()
   if (sessions !== undefined) {
     for (const session of sessions) {
       if (force === true) session.destroy()

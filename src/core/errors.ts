@@ -26,6 +26,11 @@ export interface EnclaveErrorConstructor {
 export function createError (code: string, message: string, statusCode = 500, Base: ErrorConstructor = Error): EnclaveErrorConstructor {
   const ErrorClass = createFastifyError(code, message, statusCode, Base)
   Object.defineProperty(ErrorClass, 'code', { value: code })
+  // the marks @fastify/error 4 (Fastify 5's) matches `instanceof` by, so that `err instanceof` a class of
+  // Fastify's own `errors` module (or of a plugin's copy) holds for Enclave's error of the same code
+  for (const mark of [Symbol.for('fastify-error-generic'), Symbol.for(`fastify-error ${code}`)]) {
+    Object.defineProperty(ErrorClass.prototype, mark, { value: true })
+  }
   return ErrorClass as unknown as EnclaveErrorConstructor
 }
 
@@ -46,6 +51,9 @@ export const codes = {
   FST_ERR_LOG_INVALID_DESTINATION: createError('FST_ERR_LOG_INVALID_DESTINATION', 'Cannot specify both logger.stream and logger.file options'),
   FST_ERR_INSTANCE_SETTER_NOT_FN: createError('FST_ERR_INSTANCE_SETTER_NOT_FN', "%s expects a function, instead got '%s'", 500, TypeError),
   FST_ERR_LOG_INVALID_LOGGER: createError('FST_ERR_LOG_INVALID_LOGGER', "Invalid logger object provided. The logger instance should have these functions(s): '%s'.", 500, TypeError),
+  FST_ERR_LOG_INVALID_LOGGER_INSTANCE: createError('FST_ERR_LOG_INVALID_LOGGER_INSTANCE', 'loggerInstance only accepts a logger instance.', 500, TypeError),
+  FST_ERR_LOG_INVALID_LOGGER_CONFIG: createError('FST_ERR_LOG_INVALID_LOGGER_CONFIG', 'logger options only accepts a configuration object.', 500, TypeError),
+  FST_ERR_LOG_LOGGER_AND_LOGGER_INSTANCE_PROVIDED: createError('FST_ERR_LOG_LOGGER_AND_LOGGER_INSTANCE_PROVIDED', 'You cannot provide both logger and loggerInstance. Please provide only one.', 500, TypeError),
 
   // content-type parsing
   FST_ERR_CTP_ALREADY_PRESENT: createError('FST_ERR_CTP_ALREADY_PRESENT', "Content type parser '%s' already present."),
@@ -67,6 +75,8 @@ export const codes = {
   FST_ERR_DEC_DEPENDENCY_INVALID_TYPE: createError('FST_ERR_DEC_DEPENDENCY_INVALID_TYPE', "The dependencies of decorator '%s' must be of type Array.", 500, TypeError),
   FST_ERR_DEC_MISSING_DEPENDENCY: createError('FST_ERR_DEC_MISSING_DEPENDENCY', "The decorator is missing dependency '%s'."),
   FST_ERR_DEC_AFTER_START: createError('FST_ERR_DEC_AFTER_START', "The decorator '%s' has been added after start!"),
+  FST_ERR_DEC_REFERENCE_TYPE: createError('FST_ERR_DEC_REFERENCE_TYPE', "The decorator '%s' of type '%s' is a reference type. Use the { getter, setter } interface instead."),
+  FST_ERR_DEC_UNDECLARED: createError('FST_ERR_DEC_UNDECLARED', "No decorator '%s' has been declared on %s."),
 
   // hooks
   FST_ERR_HOOK_INVALID_TYPE: createError('FST_ERR_HOOK_INVALID_TYPE', 'The hook name must be a string', 500, TypeError),
@@ -135,6 +145,7 @@ export const codes = {
   // plugins
   FST_ERR_PLUGIN_VERSION_MISMATCH: createError('FST_ERR_PLUGIN_VERSION_MISMATCH', "fastify-plugin: %s - expected '%s' fastify version, '%s' is installed"),
   FST_ERR_PLUGIN_NOT_PRESENT_IN_INSTANCE: createError('FST_ERR_PLUGIN_NOT_PRESENT_IN_INSTANCE', "The decorator '%s'%s is not present in %s"),
+  FST_ERR_PLUGIN_INVALID_ASYNC_HANDLER: createError('FST_ERR_PLUGIN_INVALID_ASYNC_HANDLER', 'The %s plugin being registered mixes async and callback styles. Async plugin should not mix async and callback style.', 500, TypeError),
   FST_ERR_PLUGIN_DEPENDENCY_MISSING: createError('FST_ERR_PLUGIN_DEPENDENCY_MISSING', "The dependency '%s' of plugin '%s' is not registered"),
   FST_ERR_PLUGIN_NOT_VALID: createError('FST_ERR_PLUGIN_NOT_VALID', 'fastify-plugin: %s'),
   // kept for code that refers to them; avvio's own errors (AVV_ERR_*) are what Enclave and Fastify 4 throw

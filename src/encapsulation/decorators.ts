@@ -6,7 +6,7 @@
  */
 import { codes } from '../core/errors'
 import { warnDeprecated } from '../core/deprecations'
-import { kPluginContext } from '../core/symbols'
+import { kApp, kPluginContext } from '../core/symbols'
 import { assertNotStarted } from '../core/start-guard'
 import type { Instance } from './app-state'
 import type { OwnDecorator, PluginContext } from './plugin-context'
@@ -84,8 +84,13 @@ function decorateObject (instance: Instance, target: 'request' | 'reply', name: 
   assertNotStarted(instance, String(name), codes.FST_ERR_DEC_AFTER_START)
   const context: PluginContext = instance[kPluginContext]
   const kind = kindOf(value)
+  const shared = kind === 'value' && value !== null && typeof value === 'object'
+  // the level decides (src/core/api-level.ts): Fastify 5 refuses a value every request would share
+  if (shared && instance[kApp].level.referenceDecorators === 'throw') {
+    throw new codes.FST_ERR_DEC_REFERENCE_TYPE(String(name), typeof value)
+  }
   // as in Fastify: a name is taken once per context (an ancestor's method or accessor may be decorated again)
-  if (isDecoratedIn(context, target, name) || !fitsBuiltIn(context, target, name, kind)) {
+  if (isDecoratedIn(context, target, name) || !fitsBuiltIn(context, target, name, kind, instance[kApp].level.decoratorsOverFields)) {
     throw new codes.FST_ERR_DEC_ALREADY_PRESENT(String(name))
   }
   checkDependencies(instance, target, name, dependencies)
@@ -93,9 +98,7 @@ function decorateObject (instance: Instance, target: 'request' | 'reply', name: 
     define(target === 'request' ? context.Request.prototype : context.Reply.prototype, name, value)
     return
   }
-  if (value !== null && typeof value === 'object') {
-    warnDeprecated('referenceDecorator', String(name))
-  }
+  if (shared) warnDeprecated('referenceDecorator', String(name))
   propsOf(context, target).push([name, value])
 }
 
@@ -110,10 +113,16 @@ function isDecoratedIn (context: PluginContext, target: 'request' | 'reply', nam
  * accessor wins over a built-in getter; a value replaces a constructor field or a method on each request (or goes
  * through a built-in setter); a function may replace a method. Refused: what would throw on every request or at
  * once in Fastify (a value over a getter, a getter alone over a field the constructor assigns), and vital members.
+ * At the Fastify 5 level no decorator may take the name of a field the constructor assigns.
  */
-function fitsBuiltIn (context: PluginContext, target: 'request' | 'reply', name: string | symbol, kind: DecoratorKind): boolean {
-  // a function never meets a constructor field: the field, an own property, hides it on every request
-  if (constructorFields[target].has(name)) return kind === 'function' || (kind !== 'getter' && !vitalMembers[target].has(name))
+function fitsBuiltIn (context: PluginContext, target: 'request' | 'reply', name: string | symbol, kind: DecoratorKind,
+  overFields: boolean): boolean {
+  if (constructorFields[target].has(name)) {
+    // the level decides: Fastify 5 refuses every decorator named after a field the constructor sets
+    if (!overFields) return false
+    // a function never meets a constructor field: the field, an own property, hides it on every request
+    return kind === 'function' || (kind !== 'getter' && !vitalMembers[target].has(name))
+  }
   if (vitalMembers[target].has(name)) return false
   const builtIn = builtInDescriptor(context, target, name)
   if (builtIn === undefined || typeof builtIn.value === 'function') return true
@@ -168,6 +177,11 @@ export const decoratorInstanceMethods = {
   hasDecorator (this: Instance, name: string | symbol): boolean {
     return name in this
   },
+  /** Fastify 5's `getDecorator` (present at both levels): the decorator's value, a function bound to the instance. */
+  getDecorator (this: Instance, name: string | symbol): unknown {
+    if (!(name in this)) throw new codes.FST_ERR_DEC_UNDECLARED(String(name), 'instance')
+    return boundValue(this, name)
+  },
   hasRequestDecorator (this: Instance, name: string | symbol): boolean {
     return hasObjectDecorator(this[kPluginContext], 'request', name)
   },
@@ -179,4 +193,33 @@ export const decoratorInstanceMethods = {
 /** Own-property decorators of a context and its ancestors, root first: what a route's request/reply start with. */
 export function collectProps (context: PluginContext, target: 'request' | 'reply'): OwnDecorator[] {
   return context.chain().flatMap((ctx) => propsOf(ctx, target))
+}
+
+/** The member's value, read once (a getter runs once); a function comes bound to its owner. */
+function boundValue (owner: Record<string | symbol, unknown>, name: string | symbol): unknown {
+  const value = owner[name]
+  return typeof value === 'function' ? value.bind(owner) : value
+}
+
+/**
+ * Fastify 5's `request.getDecorator` / `setDecorator` and `reply.getDecorator` (no `reply.setDecorator` in 5.12.8),
+ * present at both levels. A name is declared when the request or reply has it: a decorator of its route's context
+ * (or an ancestor's), or a built-in member. The application installs them on the framework's own classes.
+ */
+export const requestDecoratorMethods = {
+  getDecorator (this: Record<string | symbol, unknown>, name: string | symbol): unknown {
+    if (!(name in this)) throw new codes.FST_ERR_DEC_UNDECLARED(String(name), 'request')
+    return boundValue(this, name)
+  },
+  setDecorator (this: Record<string | symbol, unknown>, name: string | symbol, value: unknown): void {
+    if (!(name in this)) throw new codes.FST_ERR_DEC_UNDECLARED(String(name), 'request')
+    this[name] = value
+  }
+}
+
+export const replyDecoratorMethods = {
+  getDecorator (this: Record<string | symbol, unknown>, name: string | symbol): unknown {
+    if (!(name in this)) throw new codes.FST_ERR_DEC_UNDECLARED(String(name), 'reply')
+    return boundValue(this, name)
+  }
 }

@@ -51,6 +51,7 @@ function addToContextTree (context: PluginContext, name: HookName, fn: AnyFn): v
 
 export function addHook (this: Instance, name: string, fn: AnyFn): Instance {
   assertNotStarted(this, 'Cannot call "addHook"!')
+  if (name === 'onClose') fn = disposerOf(fn) ?? fn
   validateHook(name, fn)
   switch (name) {
     case 'onClose':
@@ -77,4 +78,18 @@ function bindOnClose (fn: AnyFn, instance: Instance): AnyFn {
   return fn.length >= 2
     ? (closing: unknown, done: AnyFn) => fn.call(instance, closing, done)
     : (closing: unknown) => fn.call(instance, closing)
+}
+
+/**
+ * Fastify 5's onClose hook given as a resource (present at both levels): an `AsyncDisposable` or `Disposable` object,
+ * disposed when the application closes (`Symbol.asyncDispose` preferred). Its failure is close()'s; its value is not.
+ */
+function disposerOf (resource: unknown): AnyFn | null {
+  if (resource === null || typeof resource !== 'object') return null
+  const object = resource as Record<symbol, unknown>
+  const method = [Symbol.asyncDispose, Symbol.dispose].find((key) => typeof key === 'symbol' && typeof object[key] === 'function')
+  if (method === undefined) return null
+  return async function dispose () {
+    await (object[method] as AnyFn).call(resource)
+  }
 }

@@ -7,9 +7,9 @@ import type { PluginContext } from '../encapsulation/plugin-context'
 /**
  * Runs the application hooks `name` (`onReady`, `preClose`) one after another with `this` = their
  * instance, in Fastify's order: context by context, depth first from the root, and in a context as they were added
- * (so a hook that fastify-plugin adds to a context runs with that context's).
+ * (so a hook that fastify-plugin adds to a context runs with that context's). `starting` learns each hook as it starts.
  */
-export async function runApplicationHooks (app: AppState, name: ApplicationHookList): Promise<void> {
+export async function runApplicationHooks (app: AppState, name: ApplicationHookList, starting?: (fn: AnyFn) => void): Promise<void> {
   const order = new Map<PluginContext, number>()
   const visit = (context: PluginContext): void => {
     order.set(context, order.size)
@@ -18,7 +18,10 @@ export async function runApplicationHooks (app: AppState, name: ApplicationHookL
   visit(app.root[kPluginContext])
   const position = (instance: Instance): number => order.get(instance[kPluginContext]) ?? 0
   const hooks = app.applicationHooks[name].slice().sort((a, b) => position(a.instance) - position(b.instance))
-  for (const { fn, instance } of hooks) await runOne(fn, instance)
+  for (const { fn, instance } of hooks) {
+    starting?.(fn)
+    await runOne(fn, instance)
+  }
 }
 
 /**

@@ -38,7 +38,7 @@ export function withRequestIdHeader (header: string | false, generate: GenReqId)
   // Node lower-cases incoming header names: 'X-Request-Id' must match 'x-request-id'
   const name = header.toLowerCase()
   return (req) => {
-    const given = req.headers[name]
+    const given = req?.headers?.[name] // `app.genReqId()` may be called without a request
     return typeof given === 'string' && given !== '' ? given : generate(req)
   }
 }
