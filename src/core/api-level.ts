@@ -61,6 +61,30 @@ export interface ApiLevel {
    * (404), Fastify 5 answers FST_ERR_BAD_URL (400), as for any other malformed URL.
    */
   readonly badUrlBeforeNotFound: boolean
+  /**
+   * A request/reply decorator whose value is an object or array (shared by every request): Fastify 4 warns
+   * (FSTDEP006), Fastify 5 refuses it (FST_ERR_DEC_REFERENCE_TYPE).
+   */
+  readonly referenceDecorators: 'warn' | 'throw'
+  /**
+   * A request/reply decorator named after a field the constructor sets (`id`, `params`, `query`, `body`, `log`, …):
+   * Fastify 4 lets a value or function take the name, Fastify 5 refuses it (FST_ERR_DEC_ALREADY_PRESENT).
+   */
+  readonly decoratorsOverFields: boolean
+  /** `logger` given a logger instance: Fastify 4 uses it; Fastify 5 wants `loggerInstance` (FST_ERR_LOG_INVALID_LOGGER_CONFIG). */
+  readonly loggerTakesInstance: boolean
+  /**
+   * `this` of an onRegister hook: Fastify 4 gives avvio's loader (plugins that map the tree read its `_current`),
+   * Fastify 5 the parent instance.
+   */
+  readonly onRegisterThis: 'loader' | 'parent'
+  /** An async plugin that also takes `done`: Fastify 4 warns (FSTWRN002), Fastify 5 refuses it (FST_ERR_PLUGIN_INVALID_ASYNC_HANDLER). */
+  readonly mixedPluginStyles: 'warn' | 'throw'
+  /**
+   * `listen({ host: '0.0.0.0' })`: Fastify 4 resolves with and logs `http://0.0.0.0:<port>`; Fastify 5 with the IPv4
+   * addresses of the machine's interfaces (internal ones first), logging each.
+   */
+  readonly wildcardListenInterfaces: boolean
   /** How to ask for the other level, for errors that need it. */
   readonly entry: string
 }
@@ -112,6 +136,12 @@ export const FASTIFY_4: ApiLevel = Object.freeze({
   topLevelRouterOptionsDeprecated: false,
   longParamAnswered: false,
   badUrlBeforeNotFound: false,
+  referenceDecorators: 'warn',
+  decoratorsOverFields: true,
+  loggerTakesInstance: true,
+  onRegisterThis: 'loader',
+  mixedPluginStyles: 'warn',
+  wildcardListenInterfaces: false,
   entry: 'enclave-http/fastify4'
 })
 
@@ -129,6 +159,12 @@ export const FASTIFY_5: ApiLevel = Object.freeze({
   topLevelRouterOptionsDeprecated: true,
   longParamAnswered: true,
   badUrlBeforeNotFound: true,
+  referenceDecorators: 'throw',
+  decoratorsOverFields: false,
+  loggerTakesInstance: false,
+  onRegisterThis: 'parent',
+  mixedPluginStyles: 'throw',
+  wildcardListenInterfaces: true,
   entry: 'enclave-http/fastify5'
 })
 
