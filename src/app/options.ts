@@ -104,10 +104,6 @@ export interface NormalizedOptions {
   schemaErrorFormatter: SchemaOptions['schemaErrorFormatter']
   childLoggerFactory: ChildLoggerFactory | undefined
   compileCache: SchemaOptions['compileCache']
-  /** Deprecated by Fastify 4 (FSTDEP009): becomes the router's `version` strategy. */
-  versioning: { storage: () => unknown, deriveVersion: (req: IncomingMessage, ctx?: unknown) => unknown } | undefined
-}
-
   /**
    * The router's effective settings: `routerOptions` over the top-level router options over the defaults (the
    * top-level fields above keep what was given there, as `initialConfig` shows them).
@@ -115,6 +111,10 @@ export interface NormalizedOptions {
   routerOptions: RouterSettings
   /** The `routerOptions` the user gave (type-checked copy), for `initialConfig`, which shows them only when given (Fastify 5). */
   routerOptionsGiven: Readonly<Record<string, unknown>> | undefined
+  /** Deprecated by Fastify 4 (FSTDEP009): becomes the router's `version` strategy. */
+  versioning: { storage: () => unknown, deriveVersion: (req: IncomingMessage, ctx?: unknown) => unknown } | undefined
+}
+
 export const defaults = {
   logger: false,
   disableRequestLogging: false,
