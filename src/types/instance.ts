@@ -242,7 +242,6 @@ export interface FastifyInstance<
   initialConfig: Readonly<{
     connectionTimeout?: number
     keepAliveTimeout?: number
-    handlerTimeout?: number
     forceCloseConnections?: boolean
     bodyLimit?: number
     caseSensitive?: boolean
