@@ -112,7 +112,7 @@ async function main () {
   const fastify = (target) => (fastifyTrees[target] ??= prepareFastify(target, level, { compileCache: target === 'enclave' && options.compileCache }))
   const runs = []
   for (const plugin of list.plugins) runs.push(await runPlugin(plugin, list, options, fastify, skipsFor, flakyFor))
-  const summary = summarize(runs, { self: options.self, seconds: (Date.now() - started) / 1000 })
+  const summary = summarize(runs, { self: options.self, seconds: (Date.now() - started) / 1000, version: level.fastify.version })
   if (options.json) writeJson(options.json, summary)
   if (options.markdown) writeText(options.markdown, renderMarkdown(summary))
   process.stdout.write(renderConsole(summary))

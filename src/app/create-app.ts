@@ -3,7 +3,8 @@
  * is an `Object.create` of its parent's instance with its own `PluginContext` (`plugin-loader.ts`).
  */
 import { DEFAULT_LEVEL, type ApiLevel } from '../core/api-level'
-import { codes } from '../core/errors'
+import { codes, codesChangedInFastify5 } from '../core/errors'
+import type { AnyFn } from '../core/types'
 import { kPluginContext, kApp, kTrustProxy } from '../core/symbols'
 import type { AppState, Instance } from '../encapsulation/app-state'
 import { PluginContext } from '../encapsulation/plugin-context'
@@ -151,6 +152,8 @@ type AvvioReadyCallback = ((err: Error | null, context: unknown, done: () => voi
 
 function ready (app: AppState, avvioReady: (cb: AvvioReadyCallback) => void) {
   let loaded: Promise<void> | null = null
+  // the onReady hook running, which a timeout names
+  let runningHook: AnyFn | null = null
   const boot = (): void => {
     let settleLoaded: (err: Error | null) => void = () => {}
     loaded = new Promise((resolve, reject) => { settleLoaded = (err) => err === null ? resolve() : reject(err) })
@@ -168,7 +171,7 @@ function ready (app: AppState, avvioReady: (cb: AvvioReadyCallback) => void) {
           const schemas = app.root[kPluginContext].schema.app
           schemas.compileCache?.scheduleFlush()
           schemas.deferredCompilations.start()
-          return runApplicationHooks(app, 'onReady')
+          return runApplicationHooks(app, 'onReady', (fn) => { runningHook = fn })
         }).then(() => {
           // started from here on, whatever avvio still has queued: nothing may reshape the application any more
           app.started = true
@@ -179,7 +182,7 @@ function ready (app: AppState, avvioReady: (cb: AvvioReadyCallback) => void) {
       // …and hands its timeout to the next one: Fastify's FST_ERR_HOOK_TIMEOUT, avvio's error as its cause
       avvioReady((err: Error | null) => {
         if ((err as { fn?: unknown } | null)?.fn !== startApplication) return
-        const timeout = new codes.FST_ERR_HOOK_TIMEOUT('onReady')
+        const timeout = hookTimeout(app, runningHook)
         timeout.cause = err
         reject(timeout)
       })
@@ -194,6 +197,15 @@ function ready (app: AppState, avvioReady: (cb: AvvioReadyCallback) => void) {
     outcome.then((instance) => cb(null, instance), (err) => cb(err))
     return undefined
   }
+}
+
+/**
+ * The onReady timeout, in the level's words (src/core/api-level.ts): Fastify 5 names the hook that did not finish
+ * (`hook "warmCaches" timed out`), Fastify 4 does not.
+ */
+function hookTimeout (app: AppState, hook: AnyFn | null): Error {
+  if (!app.level.hookTimeoutNamesHook) return new codes.FST_ERR_HOOK_TIMEOUT('onReady')
+  return new codesChangedInFastify5.FST_ERR_HOOK_TIMEOUT('onReady', hook !== null && hook.name !== '' ? ` "${hook.name}"` : '')
 }
 
 /** `instance.initialConfig`: the factory options Fastify exposes, frozen. */

@@ -80,6 +80,8 @@ export interface ApiLevel {
   readonly onRegisterThis: 'loader' | 'parent'
   /** An async plugin that also takes `done`: Fastify 4 warns (FSTWRN002), Fastify 5 refuses it (FST_ERR_PLUGIN_INVALID_ASYNC_HANDLER). */
   readonly mixedPluginStyles: 'warn' | 'throw'
+  /** FST_ERR_HOOK_TIMEOUT names the hook's function in Fastify 5 (`hook "name" timed out`), not in Fastify 4. */
+  readonly hookTimeoutNamesHook: boolean
   /**
    * `listen({ host: '0.0.0.0' })`: Fastify 4 resolves with and logs `http://0.0.0.0:<port>`; Fastify 5 with the IPv4
    * addresses of the machine's interfaces (internal ones first), logging each.
@@ -141,6 +143,7 @@ export const FASTIFY_4: ApiLevel = Object.freeze({
   loggerTakesInstance: true,
   onRegisterThis: 'loader',
   mixedPluginStyles: 'warn',
+  hookTimeoutNamesHook: false,
   wildcardListenInterfaces: false,
   entry: 'enclave-http/fastify4'
 })
@@ -164,6 +167,7 @@ export const FASTIFY_5: ApiLevel = Object.freeze({
   loggerTakesInstance: false,
   onRegisterThis: 'parent',
   mixedPluginStyles: 'throw',
+  hookTimeoutNamesHook: true,
   wildcardListenInterfaces: true,
   entry: 'enclave-http/fastify5'
 })

@@ -161,4 +161,13 @@ export const codes = {
   FST_ERR_RESPONSE_NOT_JSON: createError('FST_ERR_RESPONSE_NOT_JSON', 'The response payload holds a value JSON cannot represent (a function or a symbol) where the response schema does not give a type', 500)
 } as const
 
+/**
+ * The Fastify 5 level's classes of the codes whose message Fastify 5 changed; that level's `errorCodes`
+ * (src/core/api-level.ts) lays them over `codes`.
+ */
+export const codesChangedInFastify5 = {
+  // names the onReady hook that did not finish: the second argument is ` "name"` (or '' for an anonymous hook)
+  FST_ERR_HOOK_TIMEOUT: createError('FST_ERR_HOOK_TIMEOUT', "A callback for '%s' hook%s timed out. You may have forgotten to call 'done' function or to resolve a Promise")
+} as const
+
 export type ErrorCode = keyof typeof codes

@@ -38,11 +38,11 @@ function summarizeRuns (runs) {
  * expectations gate reads; `groups` the same summary for the official plugins and for the community ones (those
  * that ran), each `{ name, ... }`.
  */
-export function summarize (runs, { self, seconds }) {
+export function summarize (runs, { self, seconds, version }) {
   const groups = ['official', 'community']
     .filter((name) => runs.some((run) => run.group === name))
     .map((name) => ({ name, ...summarizeRuns(runs.filter((run) => run.group === name)) }))
-  return { target: self ? 'fastify@4.29.1 (--self)' : 'enclave', seconds: Math.round(seconds), ...summarizeRuns(runs), groups }
+  return { target: self ? `fastify@${version} (--self)` : 'enclave', seconds: Math.round(seconds), ...summarizeRuns(runs), groups }
 }
 
 const rowOf = (plugin) => plugin.notRun
