@@ -31,6 +31,12 @@ export interface ApiLevel {
    * `schema` (FST_ERR_SCH_CONTENT_MISSING_SCHEMA).
    */
   readonly schemaShorthand: boolean
+  /**
+   * A validator that throws: Fastify 4 lets the error through as the request's error (500, never attached by
+   * `attachValidation`); Fastify 5 makes it the part's validation error: status 500, `code` FST_ERR_VALIDATION unless
+   * it has one, `validationContext`, and `attachValidation` attaches it (the handler runs).
+   */
+  readonly validatorThrowIsValidationError: boolean
   /** `request.hostname`: Fastify 4 gives the Host header as sent (with its port), Fastify 5 the name alone. */
   readonly hostnameWithPort: boolean
   /**
@@ -130,6 +136,7 @@ export const FASTIFY_4: ApiLevel = Object.freeze({
   pluginVersions: Object.freeze(['4.29.1', '5.12.8']),
   optionDefaults: Object.freeze({ jsonShorthand: true }),
   schemaShorthand: true,
+  validatorThrowIsValidationError: false,
   hostnameWithPort: true,
   trustProxyHopCount: true,
   requestSignalAssignable: true,
@@ -154,6 +161,7 @@ export const FASTIFY_5: ApiLevel = Object.freeze({
   pluginVersions: Object.freeze(['5.12.8']),
   optionDefaults: Object.freeze({ jsonShorthand: false }),
   schemaShorthand: false,
+  validatorThrowIsValidationError: true,
   hostnameWithPort: false,
   trustProxyHopCount: false,
   requestSignalAssignable: false,

@@ -83,11 +83,14 @@ class SchemaApp implements ShorthandRules {
 
   readonly jsonShorthand: boolean
   readonly contentShorthand: boolean
+  /** The level policy's `validatorThrowIsValidationError`, read when a route's validators are compiled. */
+  readonly validatorThrowIsValidationError: boolean
 
-  constructor (readonly ajvOptions: AjvServerOptions, shorthand: ShorthandRules,
+  constructor (readonly ajvOptions: AjvServerOptions, level: ApiLevel, jsonShorthand: boolean,
     readonly serializerOpts: Record<string, unknown> | undefined, readonly compileCache: CompileCache | null) {
-    this.jsonShorthand = shorthand.jsonShorthand
-    this.contentShorthand = shorthand.contentShorthand
+    this.jsonShorthand = level.schemaShorthand && jsonShorthand
+    this.contentShorthand = level.schemaShorthand
+    this.validatorThrowIsValidationError = level.validatorThrowIsValidationError
   }
 }
 
@@ -163,9 +166,8 @@ export class SchemaScope {
     if (opts.jsonShorthand !== undefined && typeof opts.jsonShorthand !== 'boolean') {
       throw new codes.FST_ERR_INIT_OPTS_INVALID('jsonShorthand must be a boolean')
     }
-    // Fastify 5 ignores the option it removed, as it ignores any option it does not know
-    const shorthand = { jsonShorthand: level.schemaShorthand && opts.jsonShorthand !== false, contentShorthand: level.schemaShorthand }
-    const app = new SchemaApp(ajvOptions, shorthand, opts.serializerOpts, compileCacheFromOption(opts.compileCache))
+    // at the Fastify 5 level the option is ignored (SchemaApp), as Fastify 5 ignores any option it does not know
+    const app = new SchemaApp(ajvOptions, level, opts.jsonShorthand !== false, opts.serializerOpts, compileCacheFromOption(opts.compileCache))
     return new SchemaScope(null, app, controller, null, null, formatter)
   }
 

@@ -7,6 +7,7 @@ import { codes } from '../../core/errors'
 import { warnDeprecated } from '../../core/deprecations'
 import { normalizeMediaType } from '../../core/media-type'
 import { isObjectLike, isPlainObject, isThenable } from '../../core/objects'
+import { kRequestHeaders } from '../../core/symbols'
 import type { AnyFn, JsonSchema } from '../../core/types'
 import type { SchemaScope } from '../schema-scope'
 import { normalizeRouteSchema } from '../route-schema'
@@ -48,6 +49,8 @@ export interface RouteValidation {
    * not an object. Without the bit, the validator gets the data alone (no object allocated per request).
    */
   parentData: number
+  /** The level policy's `validatorThrowIsValidationError`: what a validator throws becomes the part's error. */
+  throwIsValidationError: boolean
   schemaErrorFormatter: SchemaErrorFormatter
   /** `METHOD url`, for messages. */
   routeName: string
@@ -172,6 +175,7 @@ export function compileRouteValidation (route: RouteValidationSource, schemas: S
     headers: undefined,
     bodyByContentType: undefined,
     parentData: 0,
+    throwIsValidationError: schemas.app.validatorThrowIsValidationError,
     schemaErrorFormatter: formatter,
     routeName
   }
@@ -236,7 +240,15 @@ function settle (result: unknown, validate: ValidationFunction, request: Validat
  */
 function validatePart (validate: ValidationFunction, input: unknown, request: ValidatedRequest, property: string, part: HttpPart,
   validation: RouteValidation, instance: unknown, withParent: boolean): PartOutcome {
-  const result: unknown = withParent ? validate(input, { parentData: request, parentDataProperty: property }) : validate(input)
+  let result: unknown
+  try {
+    result = withParent ? validate(input, { parentData: request, parentDataProperty: property }) : validate(input)
+  } catch (err) {
+    // a validator the compiler did not give (refuseEveryRequest) stays the request's error: attachValidation must not
+    // let the handler run on input nothing validated
+    if (!validation.throwIsValidationError || !(err instanceof Error) || err instanceof codes.FST_ERR_SCH_VALIDATOR_NOT_FN) throw err
+    return buildValidationError(Object.assign(err, { statusCode: 500 }), part, validation.schemaErrorFormatter, instance)
+  }
   if (result === true) return undefined
   if (!isThenable(result)) return settle(result, validate, request, property, part, validation, instance)
   return Promise.resolve(result).then(
@@ -245,13 +257,17 @@ function validatePart (validate: ValidationFunction, input: unknown, request: Va
   )
 }
 
-/** Validates a copy of the headers: coercion and removeAdditional must not change what `request.raw.headers` holds. */
+/**
+ * Validates a copy of the headers: coercion and removeAdditional must not change what `request.raw.headers` holds.
+ * The copy becomes `request.headers` as it is (not through the setter, which adds to the incoming headers), so a
+ * header the schema removed is gone from `request.headers`, `request.host` and `hostname`, as in Fastify.
+ */
 function validateHeaders (validate: ValidationFunction, request: ValidatedRequest, validation: RouteValidation, instance: unknown): PartOutcome {
   const original = request.headers
   const headers = { ...original }
   const adopt = (err: Error | undefined): Error | undefined => {
     // a validator that returned `{ value }` has already replaced them
-    if (err === undefined && request.headers === original) request.headers = headers
+    if (err === undefined && request.headers === original) (request as { [kRequestHeaders]?: IncomingHttpHeaders })[kRequestHeaders] = headers
     return err
   }
   const outcome = validatePart(validate, headers, request, 'headers', 'headers', validation, instance, (validation.parentData & 8) !== 0)

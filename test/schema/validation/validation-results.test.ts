@@ -82,3 +82,39 @@ for (const [level, factory] of levels) {
     assert.deepEqual(calls, [1])
   })
 }
+
+test('a validator that throws: the request\'s error at the Fastify 4 level, the part\'s validation error at the Fastify 5 level', async () => {
+  const answers: Record<string, unknown> = {}
+  for (const [level, factory] of levels) {
+    for (const attachValidation of [false, true]) {
+      const app = factory()
+      app.setValidatorCompiler(() => () => { throw new Error('validator broke') })
+      app.post('/', { attachValidation, schema: { body: { type: 'object' } } }, async (request: any) => {
+        const err = request.validationError
+        return { handler: true, error: [err.message, err.statusCode, err.code, err.validationContext] }
+      })
+      const res = await app.inject({ method: 'POST', url: '/', payload: {} })
+      answers[`${level}, attachValidation ${String(attachValidation)}`] = [res.statusCode, res.json()]
+    }
+  }
+  const requestError = [500, { statusCode: 500, error: 'Internal Server Error', message: 'validator broke' }]
+  assert.deepEqual(answers, {
+    'Fastify 4 level, attachValidation false': requestError,
+    'Fastify 4 level, attachValidation true': requestError,
+    'Fastify 5 level, attachValidation false': [500, { statusCode: 500, code: 'FST_ERR_VALIDATION', error: 'Internal Server Error', message: 'validator broke' }],
+    'Fastify 5 level, attachValidation true': [200, { handler: true, error: ['validator broke', 500, 'FST_ERR_VALIDATION', 'body'] }]
+  })
+})
+
+test('both levels: a compiler that gave no function refuses every request, attachValidation or not', async () => {
+  for (const [, factory] of levels) {
+    let ran = false
+    const app = factory()
+    app.setValidatorCompiler(() => undefined)
+    app.post('/', { attachValidation: true, schema: { body: { type: 'object' } } }, async () => { ran = true; return 'open' })
+    const res = await app.inject({ method: 'POST', url: '/', payload: {} })
+    assert.equal(res.statusCode, 500)
+    assert.equal(res.json().code, 'FST_ERR_SCH_VALIDATOR_NOT_FN')
+    assert.equal(ran, false)
+  }
+})
