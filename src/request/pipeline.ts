@@ -77,7 +77,7 @@ export function startRequest (app: AppState, route: CompiledRoute, req: Incoming
   if (route.onResponse !== null || app.requestLogging) watchResponse(app, request, reply)
   if (route.onTimeout !== null) watchTimeout(request, reply)
   if (route.onRequestAbort !== null) watchAbort(request, reply)
-  if (route.handlerTimeout > 0) startHandlerTimer(request, reply)
+  if (route.handlerTimeout > 0) startHandlerTimer(route, request, reply)
   if (route.onRequest === null) {
     afterOnRequest(null, request, reply)
   } else {

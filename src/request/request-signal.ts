@@ -8,8 +8,9 @@
 import type { ServerResponse } from 'node:http'
 import type { Duplex } from 'node:stream'
 import { codes } from '../core/errors'
-import { kRequestAbort, kRequestResponse, kReplyHijacked, kReplySendError, kRoute } from '../core/symbols'
+import { kRequestAbort, kRequestResponse, kReplyHijacked, kReplySendError } from '../core/symbols'
 import type { ReplyState } from '../reply/reply'
+import type { CompiledRoute } from '../routing/route-model'
 import type { RawRequest, RequestState } from './request'
 
 /** On the base request prototype: no controller until one is made. */
@@ -61,11 +62,14 @@ function watchClientGone (raw: RawRequest, res: ServerResponse, controller: Abor
   })
 }
 
-/** Starts the route's time limit on a request (the route has `handlerTimeout > 0`). */
-export function startHandlerTimer (request: RequestState, reply: ReplyState): void {
+/**
+ * Starts the route's time limit on a request (the route has `handlerTimeout > 0`). The route is kept: a handler may
+ * hand the request to a not-found handler (`reply.callNotFound()`), which stays within the limit of the route.
+ */
+export function startHandlerTimer (route: CompiledRoute, request: RequestState, reply: ReplyState): void {
   const controller = new AbortController()
   request[kRequestAbort] = controller
-  const timer = setTimeout(onHandlerTimeout, request[kRoute].handlerTimeout, request, reply, controller)
+  const timer = setTimeout(onHandlerTimeout, route.handlerTimeout, route, reply, controller)
   reply.raw.once('finish', () => { clearTimeout(timer) })
   watchClientGone(request.raw, reply.raw, controller, timer)
 }
@@ -76,10 +80,9 @@ export function startHandlerTimer (request: RequestState, reply: ReplyState): vo
  * to the route's error handler, unless the reply had begun sending: a second answer cannot follow the first, so the
  * response is cut off instead.
  */
-function onHandlerTimeout (request: RequestState, reply: ReplyState, controller: AbortController): void {
+function onHandlerTimeout (route: CompiledRoute, reply: ReplyState, controller: AbortController): void {
   const res = reply.raw
   if (reply[kReplyHijacked] || writtenInFull(res)) return
-  const route = request[kRoute]
   const err = new codes.FST_ERR_HANDLER_TIMEOUT(route.handlerTimeout, route.url)
   const startedBefore = reply.sent
   controller.abort(err)

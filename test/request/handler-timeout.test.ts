@@ -140,6 +140,15 @@ test('not-found handlers are not timed', async () => {
   assert.deepEqual(res.json(), { missing: '/nowhere', limit: 0 })
 })
 
+test('a request handed to the not-found handler stays within the limit of its route', async () => {
+  const app = enclave5()
+  app.setNotFoundHandler(async () => { await wait(200); return 'not found, late' })
+  app.get('/timed', { handlerTimeout: 30 }, async (_request: any, reply: any) => { reply.callNotFound(); return reply })
+  const res = await app.inject('/timed')
+  assert.equal(res.statusCode, 503)
+  assert.equal(res.json().message, "Request timed out after 30 ms on route '/timed'")
+})
+
 test('a response whose headers were sent is cut off when the limit passes; the server goes on serving', async (t) => {
   const app = enclave5({ handlerTimeout: 80 })
   t.after(() => app.close())
