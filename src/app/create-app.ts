@@ -17,7 +17,7 @@ import { createRequestHandler, lookupFailures } from '../request/dispatch'
 import { Request, requestClassOf, subclassRequest, compileTrustProxy } from '../request/request'
 import { requestIdentityDefaults } from '../request/request-identity'
 import { Reply, subclassReply } from '../reply/reply'
-import { defaultErrorHandlerLink } from '../reply/error-handler'
+import { defaultErrorHandlerLinkOf } from '../reply/error-handler'
 import { createRouter } from '../routing/router'
 import { compileRoutes } from '../routing/compile-route'
 import { installDefaultNotFound } from '../routing/not-found-handlers'
@@ -133,7 +133,7 @@ function rootContext (root: Instance, options: NormalizedOptions, level: ApiLeve
     hooks: emptyHooks(),
     schema: SchemaScope.root(options, level),
     contentTypeParsers: ContentTypeParserRegistry.root(options),
-    errorHandler: defaultErrorHandlerLink,
+    errorHandler: defaultErrorHandlerLinkOf(level),
     replySerializer: null,
     Request: RootRequest,
     Reply: RootReply,

@@ -35,6 +35,7 @@ const optionsSchema = {
     disableRequestLogging: boolean,
     jsonShorthand: boolean,
     exposeHeadRoutes: boolean,
+    allowErrorHandlerOverride: boolean,
     useSemicolonDelimiter: boolean,
     requestIdLogLabel: string,
     // secure-json-parse would treat any other word as 'ignore': a typo must not switch the protection off

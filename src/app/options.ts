@@ -52,6 +52,7 @@ const knownOptions = new Set([
   'connectionTimeout', 'keepAliveTimeout', 'requestTimeout', 'maxRequestsPerSocket', 'forceCloseConnections',
   'closeTimeout', 'handlerTimeout', 'pluginTimeout', 'http2SessionTimeout', 'maxParamLength', 'http2', 'caseSensitive', 'allowUnsafeRegex',
   'ignoreTrailingSlash', 'ignoreDuplicateSlashes', 'disableRequestLogging', 'jsonShorthand', 'exposeHeadRoutes',
+  'allowErrorHandlerOverride',
   'return503OnClosing', 'useSemicolonDelimiter', 'requestIdLogLabel', 'onProtoPoisoning', 'onConstructorPoisoning',
   'routerOptions'
 ])
@@ -75,6 +76,8 @@ export interface NormalizedOptions {
   pluginTimeout: number
   return503OnClosing: boolean
   exposeHeadRoutes: boolean
+  /** Fastify 5's option (both levels): `false` refuses a second `setErrorHandler()` in one scope. */
+  allowErrorHandlerOverride: boolean
   https: Record<string, unknown> | null | undefined
   /** Options for `http.createServer` (plain HTTP/1 only, as in Fastify). */
   http: Record<string, unknown> | null | undefined
@@ -131,6 +134,7 @@ export const defaults = {
   pluginTimeout: 10000,
   return503OnClosing: true,
   exposeHeadRoutes: true,
+  allowErrorHandlerOverride: true,
   http2: false,
   http2SessionTimeout: 72000,
   connectionTimeout: 0,

@@ -45,6 +45,13 @@ export interface ApiLevel {
    */
   readonly trustProxyHopCount: boolean
   /**
+   * A handler that throws or rejects `null` or `undefined`: Fastify 4 answers an error body (Enclave's is
+   * FST_ERR_SEND_UNDEFINED_ERR's), Fastify 5 sends the value as the payload (`null` as JSON, `undefined` as no body).
+   */
+  readonly nullishThrownAsPayload: boolean
+  /** A second `setErrorHandler()` in one scope: Fastify 5 warns (FSTWRN004) unless `allowErrorHandlerOverride: false` refuses it. */
+  readonly errorHandlerOverrideWarns: boolean
+  /**
    * `request.signal` (Fastify 5's, present at both levels): Fastify 4 has none, so its applications and plugins may
    * decorate or assign their own (`decorateRequest('signal', null)`); at the Fastify 4 level theirs replaces it for
    * the request. Fastify 5's is a read-only built-in, which a decorator cannot take (FST_ERR_DEC_ALREADY_PRESENT).
@@ -139,6 +146,8 @@ export const FASTIFY_4: ApiLevel = Object.freeze({
   validatorThrowIsValidationError: false,
   hostnameWithPort: true,
   trustProxyHopCount: true,
+  nullishThrownAsPayload: false,
+  errorHandlerOverrideWarns: false,
   requestSignalAssignable: true,
   httpMethods: fastify4Methods,
   methodShorthands: Object.freeze([]),
@@ -164,6 +173,8 @@ export const FASTIFY_5: ApiLevel = Object.freeze({
   validatorThrowIsValidationError: true,
   hostnameWithPort: false,
   trustProxyHopCount: false,
+  nullishThrownAsPayload: true,
+  errorHandlerOverrideWarns: true,
   requestSignalAssignable: false,
   httpMethods: fastify5Methods,
   methodShorthands: Object.freeze(['TRACE', 'QUERY']),

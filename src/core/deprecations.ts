@@ -126,6 +126,15 @@ const deprecations = {
     everyTime: true,
     text: (method: string) => `Calling addHttpMethod for existing method "${method}" without { overrideExisting: true } is deprecated. ` +
       'In Fastify v6, this will throw an error.'
+  },
+  // Fastify 5's, at the Fastify 5 level only (src/core/api-level.ts: errorHandlerOverrideWarns)
+  errorHandlerOverride: {
+    code: 'FSTWRN004',
+    type: 'FastifyWarning',
+    everyTime: true,
+    text: () => 'It seems that you are overriding an errorHandler in the same scope, which can lead to subtle bugs. To disable this ' +
+      "behavior, set 'allowErrorHandlerOverride' to false. For more information, visit: " +
+      'https://fastify.dev/docs/latest/Reference/Server/#allowerrorhandleroverride'
   }
 } satisfies Record<string, Deprecation>
 

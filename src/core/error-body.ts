@@ -19,14 +19,22 @@ export function statusText (statusCode: number): string {
 
 /**
  * The 4xx/5xx status a thrown value carries (`statusCode`, else `status` as http-errors sets it, a numeric string
- * included), else 500: what the default error handler answers with.
+ * included), or undefined.
  */
-export function errorStatusCode (thrown: unknown): number {
-  if (thrown === null || typeof thrown !== 'object') return 500
+export function errorStatusOf (thrown: unknown): number | undefined {
+  if (thrown === null || typeof thrown !== 'object') return undefined
   const { statusCode, status } = thrown as { statusCode?: unknown, status?: unknown }
   const given = statusCode ?? status
   const fromError = typeof given === 'string' ? Number(given) : given
-  return typeof fromError === 'number' && Number.isInteger(fromError) && fromError >= 400 && fromError <= 599 ? fromError : 500
+  return typeof fromError === 'number' && Number.isInteger(fromError) && fromError >= 400 && fromError <= 599 ? fromError : undefined
+}
+
+/**
+ * The status the default error handler answers with, as Fastify chooses it: the error's own 4xx/5xx, else the
+ * reply's when it is an error status already (`reply.code(404)` before throwing), else 500.
+ */
+export function answerStatusFor (thrown: unknown, replyStatus: number, replyHasStatus: boolean): number {
+  return errorStatusOf(thrown) ?? (replyHasStatus && replyStatus >= 400 ? replyStatus : 500)
 }
 
 /** The default error handler's body: `{"statusCode","code"?,"error"?,"message"}`. */

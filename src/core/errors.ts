@@ -140,6 +140,7 @@ export const codes = {
   FST_ERR_HANDLER_TIMEOUT: createError('FST_ERR_HANDLER_TIMEOUT', "Request timed out after %s ms on route '%s'", 503),
   FST_ERR_ROUTE_OPTION_INVALID: createError('FST_ERR_ROUTE_OPTION_INVALID', 'Invalid option "%s" for route "%s:%s": %s', 500, TypeError),
   FST_ERR_ERROR_HANDLER_NOT_FN: createError('FST_ERR_ERROR_HANDLER_NOT_FN', 'Error Handler must be a function', 500, TypeError),
+  FST_ERR_ERROR_HANDLER_ALREADY_SET: createError('FST_ERR_ERROR_HANDLER_ALREADY_SET', "Error Handler already set in this scope. Set 'allowErrorHandlerOverride: true' to allow overriding.", 500, TypeError),
   FST_ERR_NOT_FOUND_HANDLER_ALREADY_SET: createError('FST_ERR_NOT_FOUND_HANDLER_ALREADY_SET', "Not found handler already set for Fastify instance with prefix: '%s'"),
 
   // plugins

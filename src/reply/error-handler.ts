@@ -5,12 +5,14 @@
  */
 import { codes } from '../core/errors'
 import { toError } from '../core/to-error'
-import { defaultErrorBody, errorStatusCode, statusText, type ErrorPayload } from '../core/error-body'
+import { answerStatusFor, defaultErrorBody, statusText, type ErrorPayload } from '../core/error-body'
 import {
   kApp, kPluginContext, kRoute, kReplyErrorHandler, kReplyHeaders, kReplyStarted, kReplyHasStatusCode, kReplyInOnError, kReplySendingError
 } from '../core/symbols'
 import { isThenable } from '../core/objects'
 import { assertNotStarted } from '../core/start-guard'
+import { warnDeprecated } from '../core/deprecations'
+import type { ApiLevel } from '../core/api-level'
 import type { AnyFn } from '../core/types'
 import type { Instance } from '../encapsulation/app-state'
 import type { ErrorHandlerLink } from '../encapsulation/plugin-context'
@@ -24,28 +26,41 @@ import { onSendHook, writeErrorResponse } from './send'
 type HandledError = Error & { statusCode?: unknown, status?: unknown, code?: unknown, headers?: unknown }
 
 /**
- * The root handler. It applies the error's `headers` and sets the status: a 4xx/5xx the reply already has, else the
- * error's `statusCode` or `status`, else 500. It logs 5xx as errors and 4xx as info (unless `disableRequestLogging`). An Error is sent as the error
+ * The root handler. It applies the error's `headers` and sets the status: the error's `statusCode` or `status` (a
+ * 4xx/5xx), else a 4xx/5xx the reply already has, else 500. It logs 5xx as errors and 4xx as info (unless `disableRequestLogging`). An Error is sent as the error
  * body (`{ statusCode, code, error, message }`, or the route's schema for the status); anything else that was
- * thrown (a string, a plain object) is sent as the payload itself, as Fastify does; `undefined` and `null` are
- * `FST_ERR_SEND_UNDEFINED_ERR`.
+ * thrown (a string, a plain object) is sent as the payload itself, as Fastify does. `undefined` and `null` depend on
+ * the level (`nullishThrownAsPayload`): `FST_ERR_SEND_UNDEFINED_ERR`'s body, or sent as they are (Fastify 5).
  */
 function logHandledError (error: Error, request: RequestState, reply: ReplyState): void {
   if (reply.statusCode < 500) reply.log.info({ res: reply, err: error }, error.message)
   else reply.log.error({ req: request, res: reply, err: error }, error.message)
 }
 
-export function defaultErrorHandler (this: Instance, thrown: unknown, request: RequestState, reply: ReplyState): void {
-  const error: HandledError = toError(thrown)
-  if (!reply[kReplyHasStatusCode] || reply.statusCode < 400) reply.code(errorStatusCode(thrown))
-  if (error.headers !== null && typeof error.headers === 'object') reply.headers(error.headers as Record<string, unknown>)
-  // request lines, as in Fastify 4: `disableRequestLogging` silences them too (an onError hook still sees them)
-  if (this[kApp].requestLogging) logHandledError(error, request, reply)
-  if (thrown instanceof Error || thrown === undefined || thrown === null) reply.send(error)
-  else sendAnswer(reply, thrown)
+/** The root handler of one level: one function per level, chosen when the application is built. */
+function makeDefaultErrorHandler (nullishAsPayload: boolean): AnyFn {
+  // named as Fastify names it: printRoutes shows `defaultErrorHandler()`
+  return function defaultErrorHandler (this: Instance, thrown: unknown, request: RequestState, reply: ReplyState): void {
+    const error: HandledError = toError(thrown)
+    const status = answerStatusFor(thrown, reply.statusCode, reply[kReplyHasStatusCode])
+    if (status !== reply.statusCode) reply.code(status)
+    if (error.headers !== null && typeof error.headers === 'object') reply.headers(error.headers as Record<string, unknown>)
+    // request lines, as in Fastify 4: `disableRequestLogging` silences them too (an onError hook still sees them)
+    if (this[kApp].requestLogging) logHandledError(error, request, reply)
+    if (thrown instanceof Error || (!nullishAsPayload && (thrown === undefined || thrown === null))) reply.send(error)
+    else sendAnswer(reply, thrown)
+  }
 }
 
-export const defaultErrorHandlerLink: ErrorHandlerLink = { fn: defaultErrorHandler, instance: null, parent: null }
+const defaultLinks = {
+  undefinedError: { fn: makeDefaultErrorHandler(false), instance: null, parent: null },
+  asPayload: { fn: makeDefaultErrorHandler(true), instance: null, parent: null }
+} satisfies Record<string, ErrorHandlerLink>
+
+/** The root of a level's error-handler chain (`nullishThrownAsPayload`). */
+export function defaultErrorHandlerLinkOf (level: ApiLevel): ErrorHandlerLink {
+  return level.nullishThrownAsPayload ? defaultLinks.asPayload : defaultLinks.undefinedError
+}
 
 /**
  * Entry point for any error on a reply (from `send(err)`, a hook, a parser, the handler, a serializer). The value
@@ -78,12 +93,24 @@ export function handleError (reply: ReplyState, value: unknown): void {
     return
   }
   if (current.parent === null) {
-    // the default handler's own send(error): write the error body
-    sendErrorPayload(reply, toError(value))
+    // the default handler's own send(error): write the error body. When that answer failed to be sent (an onSend
+    // hook, an invalid header), the onError hooks hear of it once more, as in Fastify, before the last resort.
+    if (reply[kReplySendingError] && route.onError !== null) rerunOnError(reply, value)
+    else sendErrorPayload(reply, toError(value))
     return
   }
   reply[kReplyErrorHandler] = current.parent
   callErrorHandler(reply, current.parent, value)
+}
+
+function rerunOnError (reply: ReplyState, value: unknown): void {
+  const route = reply[kRoute]
+  reply[kReplyInOnError] = true
+  runPayloadHooks(route.onError as NonNullable<typeof route.onError>, reply.request, reply, value, false, (hookErr) => {
+    reply[kReplyInOnError] = false
+    if (hookErr !== null) reply.log.error({ err: hookErr }, 'onError hook failed')
+    sendErrorPayload(reply, toError(value))
+  })
 }
 
 /**
@@ -167,8 +194,13 @@ export const errorHandlerInstanceMethods = {
     assertNotStarted(this, 'Cannot call "setErrorHandler"!')
     if (typeof fn !== 'function') throw new codes.FST_ERR_ERROR_HANDLER_NOT_FN()
     const plugin = this[kPluginContext]
+    if (plugin.errorHandler.instance === this) {
+      // a second handler in one scope replaces the first, which never runs again (Fastify 5: refused, or warned)
+      if (!this[kApp].options.allowErrorHandlerOverride) throw new codes.FST_ERR_ERROR_HANDLER_ALREADY_SET()
+      if (this[kApp].level.errorHandlerOverrideWarns) warnDeprecated('errorHandlerOverride')
+    }
     const inherited = plugin.errorHandler.instance === this ? plugin.errorHandler.parent : plugin.errorHandler
-    plugin.errorHandler = { fn, instance: this, parent: inherited ?? defaultErrorHandlerLink }
+    plugin.errorHandler = { fn, instance: this, parent: inherited ?? defaultErrorHandlerLinkOf(this[kApp].level) }
     return this
   }
 }

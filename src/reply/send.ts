@@ -36,6 +36,15 @@ function isStreamLike (payload: object): boolean {
     Object.prototype.toString.call(payload) === '[object Response]'
 }
 
+/**
+ * A content type set on the response itself (`reply.raw.setHeader`, or left there by a stream that failed before its
+ * first byte) counts as the reply's, as `reply.getHeader` reads it: Fastify decides on it too.
+ */
+function contentTypeOnRaw (reply: ReplyState): string | undefined {
+  const value = reply.raw.getHeader('content-type')
+  return value === undefined ? undefined : String(value)
+}
+
 /** Chooses the content type and the serializer for a payload, then runs the onSend hooks. */
 export function sendPayload (reply: ReplyState, payload: unknown): void {
   if (payload === undefined) {
@@ -43,7 +52,7 @@ export function sendPayload (reply: ReplyState, payload: unknown): void {
     return
   }
   const headers = reply[kReplyHeaders]
-  const contentType = headers['content-type'] as string | undefined
+  const contentType = (headers['content-type'] ?? contentTypeOnRaw(reply)) as string | undefined
   if (typeof payload === 'string') {
     if (contentType === undefined) {
       headers['content-type'] = 'text/plain; charset=utf-8'
@@ -110,6 +119,11 @@ function serializeAndSend (reply: ReplyState, payload: unknown, inSend: boolean)
     body = serializeReply(reply, reply[kRoute], payload, reply.raw.statusCode)
   } catch (err) {
     handleError(reply, err as Error)
+    return
+  }
+  // nothing to write (a symbol or a function given to JSON.stringify): an empty body, as in Fastify
+  if (body === undefined) {
+    onSendHook(reply, undefined)
     return
   }
   if (typeof body !== 'string' && !Buffer.isBuffer(body)) {
@@ -227,6 +241,8 @@ export function writeErrorResponse (reply: ReplyState, body: string | Buffer): v
   const res = reply.raw
   if (res.writableEnded || res.destroyed) return
   const headers = reply[kReplyHeaders]
+  removeInvalidHeaders(headers)
+  headers['content-type'] = 'application/json; charset=utf-8'
   headers['content-length'] = String(Buffer.byteLength(body))
   try {
     res.writeHead(res.statusCode, headers)
@@ -248,33 +264,51 @@ function unwrapResponse (reply: ReplyState, response: Response): unknown {
 
 /**
  * `writeHead` throws on an invalid header name or value (or status): the response is then answered by the error
- * handler, without the offending headers, so that one bad header cannot leave the request hanging.
+ * handlers. As in Fastify they still see the offending header (a handler may remove it); the last-resort answer
+ * (`writeErrorResponse`) drops it, so that one bad header cannot leave the request hanging. A failure the headers do
+ * not explain starts the error answer from a clean slate.
  */
 function writeHead (reply: ReplyState, statusCode: number, headers: OutgoingHttpHeaders): boolean {
   try {
     reply.raw.writeHead(statusCode, headers)
     return true
   } catch (err) {
-    dropInvalidHeaders(reply)
+    if (!hasInvalidHeader(reply[kReplyHeaders])) reply[kReplyHeaders] = {}
     handleError(reply, err)
     return false
   }
 }
 
-function dropInvalidHeaders (reply: ReplyState): void {
-  const headers = reply[kReplyHeaders]
-  let dropped = false
+function isValidHeader (name: string, value: unknown): boolean {
+  try {
+    validateHeaderName(name)
+    validateHeaderValue(name, value as string)
+    return true
+  } catch {
+    return false
+  }
+}
+
+function hasInvalidHeader (headers: OutgoingHttpHeaders): boolean {
+  for (const name of Object.keys(headers)) if (!isValidHeader(name, headers[name])) return true
+  return false
+}
+
+/** Deletes the headers Node would refuse; whether there was any. */
+function removeInvalidHeaders (headers: OutgoingHttpHeaders): boolean {
+  let removed = false
   for (const name of Object.keys(headers)) {
-    try {
-      validateHeaderName(name)
-      validateHeaderValue(name, headers[name] as string)
-    } catch {
+    if (!isValidHeader(name, headers[name])) {
       delete headers[name]
-      dropped = true
+      removed = true
     }
   }
+  return removed
+}
+
+function dropInvalidHeaders (reply: ReplyState): void {
   // nothing was wrong with the headers themselves: start the error answer from a clean slate
-  if (!dropped) reply[kReplyHeaders] = {}
+  if (!removeInvalidHeaders(reply[kReplyHeaders])) reply[kReplyHeaders] = {}
 }
 
 /**

@@ -6,7 +6,7 @@
  */
 import { tracingChannel } from 'node:diagnostics_channel'
 import { kReplyHasStatusCode, kRoute } from '../core/symbols'
-import { errorStatusCode } from '../core/error-body'
+import { answerStatusFor } from '../core/error-body'
 import { isThenable } from '../core/objects'
 import type { ReplyState } from '../reply/reply'
 import type { RequestState } from './request'
@@ -73,9 +73,9 @@ export function traceHandler (request: RequestState, reply: ReplyState, outcomes
 }
 
 /**
- * Subscribers read `reply.statusCode` as the answer will have it: the error's status (its `statusCode` or `status`,
- * when a valid 4xx/5xx) or 500, unless the reply already has an error status of its own. The reply's status is put
- * back afterwards, so that error handlers see the reply exactly as they would without a subscriber.
+ * Subscribers read `reply.statusCode` as the default error handler will answer (`answerStatusFor`: the error's own
+ * 4xx/5xx, else the reply's error status, else 500). The reply's status is put back afterwards, so that error
+ * handlers see the reply exactly as they would without a subscriber.
  */
 function publishError (event: HandlerEvent, err: unknown): void {
   event.error = err
@@ -86,7 +86,7 @@ function publishError (event: HandlerEvent, err: unknown): void {
   }
   const { statusCode } = reply.raw
   const hadStatus = reply[kReplyHasStatusCode]
-  if (!hadStatus || statusCode < 400) reply.raw.statusCode = errorStatusCode(err)
+  reply.raw.statusCode = answerStatusFor(err, statusCode, hadStatus)
   try {
     channels.error.publish(event)
   } finally {

@@ -54,6 +54,8 @@ export interface FastifyServerOptions<RawServer extends RawServerBase = RawServe
   /** Do not log each request and response. */
   disableRequestLogging?: boolean
   exposeHeadRoutes?: boolean
+  /** `false`: a second `setErrorHandler()` in the same scope throws FST_ERR_ERROR_HANDLER_ALREADY_SET (default `true`). */
+  allowErrorHandlerOverride?: boolean
   onProtoPoisoning?: ProtoAction
   onConstructorPoisoning?: ConstructorAction
   /** `true` for a pino logger, pino options, or a logger instance with pino's methods. Default `false`. */
