@@ -163,8 +163,23 @@ export interface FastifyInstance<
   delete: RouteShorthandMethod<RawServer, RawRequest, RawReply, TypeProvider, Logger>
   options: RouteShorthandMethod<RawServer, RawRequest, RawReply, TypeProvider, Logger>
   patch: RouteShorthandMethod<RawServer, RawRequest, RawReply, TypeProvider, Logger>
-  /** Every supported method. */
+  /** Every method in `supportedMethods` when it is called. */
   all: RouteShorthandMethod<RawServer, RawRequest, RawReply, TypeProvider, Logger>
+  /** TRACE's shorthand: built in at the Fastify 5 level; at the Fastify 4 level once `addHttpMethod('TRACE')` ran. */
+  trace: RouteShorthandMethod<RawServer, RawRequest, RawReply, TypeProvider, Logger>
+  /**
+   * QUERY's shorthand (RFC 10008; its requests need a `Content-Type`): built in at the Fastify 5 level; at the
+   * Fastify 4 level once `addHttpMethod('QUERY', { hasBody: true })` ran.
+   */
+  query: RouteShorthandMethod<RawServer, RawRequest, RawReply, TypeProvider, Logger>
+  /** The methods routes may use, those without a body first: the level's defaults and what `addHttpMethod` added (a copy). */
+  readonly supportedMethods: string[]
+  /**
+   * Adds a method Node's HTTP parser knows (`'MKCOL'`, upper case), with its lower-cased shorthand unless the name is
+   * taken; on a method already supported it changes whether requests carry a body (warning FSTDEP025 unless
+   * `overrideExisting`). Throws FST_ERR_ROUTE_METHOD_INVALID for any other string.
+   */
+  addHttpMethod(method: string, opts?: { hasBody?: boolean, overrideExisting?: boolean }): FastifyInstance<RawServer, RawRequest, RawReply, Logger, TypeProvider>
   hasRoute<RouteGeneric extends RouteGenericInterface = RouteGenericInterface, ContextConfig = ContextConfigDefault, SchemaCompiler extends FastifySchema = FastifySchema>(
     opts: Pick<RouteOptions<RawServer, RawRequest, RawReply, RouteGeneric, ContextConfig, SchemaCompiler, TypeProvider>, 'method' | 'url' | 'constraints'>
   ): boolean

@@ -23,6 +23,32 @@ import type { RawReplyDefaultExpression, RawRequestDefaultExpression, RawServerB
 /** find-my-way's HTTP version of a server type (its constraint strategies are typed by it). */
 export type FindMyWayVersion<RawServer extends RawServerBase> = RawServer extends http.Server ? HTTPVersion.V1 : HTTPVersion.V2
 
+type RawIn<RawServer extends RawServerBase> = RawRequestDefaultExpression<RawServer>
+type RawOut<RawServer extends RawServerBase> = RawReplyDefaultExpression<RawServer>
+
+/** The `routerOptions` factory option: find-my-way's settings, and what Enclave adds to them. */
+export interface FastifyRouterOptions<RawServer extends RawServerBase = RawServerDefault> {
+  ignoreTrailingSlash?: boolean
+  ignoreDuplicateSlashes?: boolean
+  caseSensitive?: boolean
+  maxParamLength?: number
+  allowUnsafeRegex?: boolean
+  useSemicolonDelimiter?: boolean
+  querystringParser?: (str: string) => { [key: string]: unknown }
+  constraints?: { [name: string]: ConstraintStrategy<FindMyWayVersion<RawServer>, unknown> }
+  /** Shapes each route's metadata in `printRoutes({ includeMeta })`. */
+  buildPrettyMeta?: (route: { path: string, method: string, store: unknown }) => object
+  /** Compile the router's lookup functions when the application becomes ready. */
+  compile?: boolean
+  /** Every unmatched request, instead of the not-found handlers. */
+  defaultRoute?: (req: RawIn<RawServer>, res: RawOut<RawServer>) => void
+  /** A URL with a bad percent-encoding (default: 400 FST_ERR_BAD_URL). */
+  onBadUrl?: (path: string, req: RawIn<RawServer>, res: RawOut<RawServer>) => void
+  /** A parameter longer than `maxParamLength` (default: 414 at the Fastify 5 level, not found at the Fastify 4 level). */
+  onMaxParamLength?: (path: string, req: RawIn<RawServer>, res: RawOut<RawServer>) => void
+  [option: string]: unknown
+}
+
 /** An error of a client connection, as `clientErrorHandler` receives it. */
 export interface ConnectionError extends Error {
   code: string
@@ -76,6 +102,11 @@ export interface FastifyServerOptions<RawServer extends RawServerBase = RawServe
   /** Trust `X-Forwarded-*` headers: all, a hop count, addresses/subnets, or a predicate. */
   trustProxy?: boolean | string | string[] | number | TrustProxyFunction
   querystringParser?: (str: string) => { [key: string]: unknown }
+  /**
+   * Fastify 5's grouping of the router's settings (both levels): a setting here wins over the same option at the top
+   * level (which the Fastify 5 level deprecates, FSTDEP022). Other find-my-way options pass through.
+   */
+  routerOptions?: FastifyRouterOptions<RawServer>
   /**
    * Enclave only: keep the validators and serializers Enclave generates as code in `dir`, and load them on the next
    * start instead of generating and compiling them again (build it at image-build time with `enclave precompile`).

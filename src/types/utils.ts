@@ -5,7 +5,7 @@ import type * as http from 'node:http'
 
 type MethodName =
   | 'DELETE' | 'GET' | 'HEAD' | 'PATCH' | 'POST' | 'PUT' | 'OPTIONS' | 'PROPFIND' | 'PROPPATCH' | 'MKCOL' | 'COPY'
-  | 'MOVE' | 'LOCK' | 'UNLOCK' | 'TRACE' | 'SEARCH' | 'REPORT' | 'MKCALENDAR'
+  | 'MOVE' | 'LOCK' | 'UNLOCK' | 'TRACE' | 'SEARCH' | 'REPORT' | 'MKCALENDAR' | 'QUERY'
 
 /** The HTTP methods a route can answer, in upper or lower case. */
 export type HTTPMethods = MethodName | Lowercase<MethodName>
