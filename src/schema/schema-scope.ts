@@ -45,6 +45,8 @@ export interface SchemaControllerOptions {
 export interface AjvOptionsInput {
   customOptions?: object
   plugins?: Array<AjvPlugin | [AjvPlugin, unknown]>
+  /** `(ajv) => void`, as @fastify/ajv-compiler takes it (Fastify 4 and 5): changes each Ajv instance made. */
+  onCreate?: unknown
 }
 
 export interface SchemaOptions {
@@ -290,10 +292,13 @@ function normalizeAjvOptions (opts: SchemaOptions): AjvServerOptions {
   if (input === undefined) return { customOptions: {}, plugins: [] }
   if (!isPlainObject(input)) throw new codes.FST_ERR_INIT_OPTS_INVALID(`${name} must be an object`)
 
-  const { customOptions = {}, plugins = [] } = input
+  const { customOptions = {}, plugins = [], onCreate } = input
   if (!isPlainObject(customOptions)) throw new codes.FST_ERR_AJV_CUSTOM_OPTIONS_OPT_NOT_OBJ(typeof customOptions)
   if (!Array.isArray(plugins)) throw new codes.FST_ERR_AJV_CUSTOM_OPTIONS_OPT_NOT_ARR(typeof plugins)
-  return { customOptions: { ...customOptions }, plugins: plugins.map((entry, i) => normalizePlugin(entry, `${name}.plugins[${i}]`)) }
+  if (onCreate !== undefined && typeof onCreate !== 'function') throw new codes.FST_ERR_INIT_OPTS_INVALID(`${name}.onCreate must be a function`)
+  const normalized: AjvServerOptions = { customOptions: { ...customOptions }, plugins: plugins.map((entry, i) => normalizePlugin(entry, `${name}.plugins[${i}]`)) }
+  if (onCreate !== undefined) normalized.onCreate = onCreate as AjvServerOptions['onCreate']
+  return normalized
 }
 
 /** A plugin is a function, `[function, options]`, or a module namespace whose `default` is the function. */

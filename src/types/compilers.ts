@@ -3,7 +3,7 @@
  * by default) and a serialization function (fast-json-stringify by default), and the schema controller that lets
  * an application replace both and the schema store.
  */
-import type { Options as AjvOptions, Plugin as AjvPlugin } from 'ajv'
+import type { default as Ajv, Options as AjvOptions, Plugin as AjvPlugin } from 'ajv'
 import type { Options as SerializerOptions } from 'fast-json-stringify'
 import type { FastifyInstance } from './instance'
 
@@ -83,10 +83,12 @@ export interface FastifySchemaControllerOptions {
   }
 }
 
-/** The `ajv` factory option: Ajv options and plugins (a plugin, or `[plugin, options]`). */
+/** The `ajv` factory option: Ajv options, plugins (a plugin, or `[plugin, options]`) and `onCreate`. */
 export interface AjvServerOptions {
   customOptions?: AjvOptions
   plugins?: Array<AjvPlugin<any> | [AjvPlugin<any>, unknown] | ((...args: any[]) => unknown) | [(...args: any[]) => unknown, unknown]>
+  /** Called with each Ajv instance the default compiler makes, after its plugins and formats (`ajv.addFormat(…)`). */
+  onCreate?: (ajv: Ajv) => void
 }
 
 /** The `serializerOpts` factory option: fast-json-stringify's options. */

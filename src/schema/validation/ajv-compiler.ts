@@ -86,6 +86,7 @@ export function buildAjv (options: AjvServerOptions, externalSchemas: JsonSchema
     else entry(ajv)
   }
   if (!options.plugins.some(isFormatsPlugin)) loadFormats()(ajv)
+  options.onCreate?.(ajv)
 
   for (const key of Object.keys(externalSchemas)) {
     const schema = externalSchemas[key]
@@ -125,7 +126,7 @@ function compileChecked (ajv: Ajv, schema: unknown): ValidationFunction {
  * custom keywords or formats — compiles with Ajv.
  */
 function usesBaseline (options: AjvServerOptions): boolean {
-  if (options.plugins.length > 0) return false
+  if (options.plugins.length > 0 || options.onCreate !== undefined) return false
   const given = options.customOptions as Record<string, unknown>
   return Object.keys(given).every((key) => ajv6OnlyOptions.includes(key) || (key !== 'code' && given[key] === baselineOptions[key as keyof AjvOptions]))
 }

@@ -2,7 +2,7 @@
  * Ajv's own validators in the compile cache (../cached-module.ts). A schema outside Enclave's generator ($ref to
  * shared schemas, combinators, conditionals, non-baseline options…) is compiled by Ajv; with a compile cache, Ajv's
  * standalone code for it (`ajv/dist/standalone`) is kept in the pack, so a warm start neither generates nor compiles
- * it again. Not with Ajv plugins: a plugin is code whose version the key cannot see.
+ * it again. Not with Ajv plugins or `onCreate`: code whose version the key cannot see.
  */
 import type Ajv from 'ajv'
 import type { JsonSchema } from '../../core/types'
@@ -18,7 +18,7 @@ const ajvRuntime = /^(ajv\/dist\/runtime\/[\w-]+|ajv-formats\/dist\/formats)$/
 
 /** The key of the options and shared schemas an Ajv validator depends on; null when they cannot be keyed. */
 export function ajvConfigurationKey (options: AjvServerOptions, externalSchemas: JsonSchema): string | null {
-  return options.plugins.length > 0 ? null : configurationKey(options.customOptions, externalSchemas)
+  return options.plugins.length > 0 || options.onCreate !== undefined ? null : configurationKey(options.customOptions, externalSchemas)
 }
 
 /** Ajv's standalone module code for a validator `ajv` compiled (the instance keeps sources: `code.source`). */

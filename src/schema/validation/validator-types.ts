@@ -13,6 +13,8 @@ export type AjvPlugin = (ajv: Ajv, options?: unknown) => unknown
 export interface AjvServerOptions {
   customOptions: AjvOptions & Record<string, unknown>
   plugins: Array<AjvPlugin | [AjvPlugin, unknown]>
+  /** Called with each Ajv instance once its plugins and formats are added, before the shared schemas. */
+  onCreate?: (ajv: Ajv) => void
 }
 
 /** What a validator compiler receives for one part of one route. */
