@@ -24,11 +24,16 @@ interface RegisterOptions {
   name?: unknown
 }
 
-/** Joins a parent prefix and a plugin's `prefix` option the way Fastify does (exactly one slash between them). */
-export function joinPrefix (parent: string, prefix: unknown): string {
+/**
+ * Joins a parent prefix and a plugin's `prefix` option the way Fastify does (one slash between them). A prefix
+ * without its leading slash under a parent ending in one is joined as is where the level says so (Fastify 5:
+ * '/v1/' + 'inner' is '/v1/inner'; Fastify 4 adds a slash: '/v1//inner').
+ */
+export function joinPrefix (parent: string, prefix: unknown, joinsAfterSlash: boolean): string {
   if (typeof prefix !== 'string' || prefix === '') return parent
   if (parent.endsWith('/') && prefix.startsWith('/')) return parent + prefix.slice(1)
-  return parent + (prefix.startsWith('/') ? prefix : '/' + prefix)
+  if (prefix.startsWith('/') || (joinsAfterSlash && parent.endsWith('/'))) return parent + prefix
+  return parent + '/' + prefix
 }
 
 /**
@@ -58,7 +63,7 @@ function override (this: unknown, parent: Instance, fn: PluginFunction, opts: Re
   Reply.prototype.server = instance
   instance[kPluginContext] = new PluginContext(parentContext, {
     instance,
-    prefix: joinPrefix(parentContext.prefix, opts?.prefix),
+    prefix: joinPrefix(parentContext.prefix, opts?.prefix, parent[kApp].level.prefixJoinsAfterSlash),
     pluginName: name,
     hooks: copyHooks(parentContext.hooks),
     schema: parentContext.schema.child(),

@@ -74,6 +74,13 @@ export interface ApiLevel {
    * (404), Fastify 5 answers FST_ERR_BAD_URL (400), as for any other malformed URL.
    */
   readonly badUrlBeforeNotFound: boolean
+  /** A plugin prefix without its leading slash under a parent prefix ending in one: Fastify 4 adds a slash ('/v1//inner'), Fastify 5 joins them ('/v1/inner'). */
+  readonly prefixJoinsAfterSlash: boolean
+  /**
+   * `hasRoute({ method, url })`: Fastify 4 looks the URL up as a request would (`/users/1` finds `/users/:id`);
+   * Fastify 5 asks whether that very route was registered (`/users/:id`, a regexp parameter's pattern included).
+   */
+  readonly hasRouteByPattern: boolean
   /**
    * A request/reply decorator whose value is an object or array (shared by every request): Fastify 4 warns
    * (FSTDEP006), Fastify 5 refuses it (FST_ERR_DEC_REFERENCE_TYPE).
@@ -154,6 +161,8 @@ export const FASTIFY_4: ApiLevel = Object.freeze({
   topLevelRouterOptionsDeprecated: false,
   longParamAnswered: false,
   badUrlBeforeNotFound: false,
+  prefixJoinsAfterSlash: false,
+  hasRouteByPattern: false,
   referenceDecorators: 'warn',
   decoratorsOverFields: true,
   loggerTakesInstance: true,
@@ -181,6 +190,8 @@ export const FASTIFY_5: ApiLevel = Object.freeze({
   topLevelRouterOptionsDeprecated: true,
   longParamAnswered: true,
   badUrlBeforeNotFound: true,
+  prefixJoinsAfterSlash: true,
+  hasRouteByPattern: true,
   referenceDecorators: 'throw',
   decoratorsOverFields: false,
   loggerTakesInstance: false,

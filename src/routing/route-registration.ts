@@ -171,9 +171,15 @@ export const routeInstanceMethods = {
   all (this: Instance, url: string, options?: unknown, handler?: AnyFn): Instance {
     return shortcut(this[kApp].httpMethods.list()).call(this, url, options, handler)
   },
-  /** Whether a request with this method and url would reach a route (Fastify 4.29: a lookup, not a pattern match). */
+  /**
+   * Whether a route answers this method and url: a lookup as a request makes at the Fastify 4 level, whether that
+   * route pattern was registered at the Fastify 5 level (`hasRouteByPattern`).
+   */
   hasRoute (this: Instance, opts: RouteQuery): boolean {
-    return lookUp(this[kApp], opts) !== null
+    const app = this[kApp]
+    if (!app.level.hasRouteByPattern) return lookUp(app, opts) !== null
+    const method = typeof opts.method === 'string' ? opts.method.toUpperCase() : ''
+    return app.httpMethods.has(method) && app.router.hasRoute(method as never, opts.url ?? '', opts.constraints ?? {})
   },
   /** The route a request with this method and url would reach: its handler, params and searchParams, or null. */
   findRoute (this: Instance, opts: RouteQuery) {
