@@ -61,7 +61,8 @@ export interface NormalizedOptions {
   logger: unknown
   /** Fastify 5's `loggerInstance` (both levels): a logger object, used as it is. */
   loggerInstance: unknown
-  disableRequestLogging: boolean
+  /** `true` silences Enclave's request log lines; Fastify 5's function of the request (both levels) does per request. */
+  disableRequestLogging: boolean | ((request: RequestState) => boolean)
   bodyLimit: number
   caseSensitive: boolean
   ignoreTrailingSlash: boolean
@@ -174,7 +175,11 @@ export function normalizeOptions (options: unknown, level: ApiLevel): Normalized
   // Fastify 5's reading (both levels): `true` is the default header, an empty name is none
   if (given.requestIdHeader === true) given.requestIdHeader = defaults.requestIdHeader
   else if (given.requestIdHeader === '') given.requestIdHeader = false
+  // a function of the request (Fastify 5, both levels) goes past the boolean type check
+  const requestLogFilter = typeof given.disableRequestLogging === 'function' ? given.disableRequestLogging : undefined
+  if (requestLogFilter !== undefined) delete given.disableRequestLogging
   checkOptionTypes(given)
+  if (requestLogFilter !== undefined) given.disableRequestLogging = requestLogFilter
   for (const [name, [check, expected]] of Object.entries(failFast)) {
     if (given[name] !== undefined && !check(given[name])) {
       throw new codes.FST_ERR_INIT_OPTS_INVALID(`"${name}" must be ${expected}, got ${describe(given[name])}`)

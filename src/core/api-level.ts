@@ -22,6 +22,11 @@ export interface ApiLevel {
   readonly optionDefaults: Readonly<{
     /** Fastify 4 expands JSON Schema shorthand (`{ name: { type: 'string' } }`); Fastify 5 needs full schemas. */
     jsonShorthand: boolean
+    /**
+     * The header a request id is taken from: Fastify 4 reads `request-id` by default; Fastify 5 reads none unless
+     * asked (a client should not choose its own id): `requestIdHeader: true` or a name.
+     */
+    requestIdHeader: string | false
   }>
   /**
    * JSON Schema shorthand: Fastify 4 expands `{ name: { type: 'string' } }` to an object schema unless the
@@ -148,7 +153,7 @@ export const FASTIFY_4: ApiLevel = Object.freeze({
   major: 4,
   fastifyVersion: '4.29.1',
   pluginVersions: Object.freeze(['4.29.1', '5.12.8']),
-  optionDefaults: Object.freeze({ jsonShorthand: true }),
+  optionDefaults: Object.freeze({ jsonShorthand: true, requestIdHeader: 'request-id' }),
   schemaShorthand: true,
   validatorThrowIsValidationError: false,
   hostnameWithPort: true,
@@ -177,7 +182,7 @@ export const FASTIFY_5: ApiLevel = Object.freeze({
   major: 5,
   fastifyVersion: '5.12.8',
   pluginVersions: Object.freeze(['5.12.8']),
-  optionDefaults: Object.freeze({ jsonShorthand: false }),
+  optionDefaults: Object.freeze({ jsonShorthand: false, requestIdHeader: false }),
   schemaShorthand: false,
   validatorThrowIsValidationError: true,
   hostnameWithPort: false,

@@ -11,6 +11,7 @@ import type { kApp, kPluginContext } from '../core/symbols'
 import type { Logger } from '../types/logger'
 import type { RawServerBase } from '../types/raw'
 import type { NormalizedOptions } from '../app/options'
+import type { RequestState } from '../request/request'
 import type { RouteRecord } from '../routing/route-model'
 import type { RequestIdentityDefaults } from '../request/request-identity'
 import type { PluginContext } from './plugin-context'
@@ -44,6 +45,8 @@ export interface AppState {
   logger: Logger
   loggingEnabled: boolean
   requestLogging: boolean
+  /** `disableRequestLogging` given as a function (Fastify 5, both levels): true for a request whose lines are skipped. */
+  requestLogFilter: ((request: RequestState) => boolean) | null
   started: boolean
   listening: boolean
   closing: boolean

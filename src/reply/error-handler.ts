@@ -19,6 +19,7 @@ import type { ErrorHandlerLink } from '../encapsulation/plugin-context'
 import { runPayloadHooks } from '../hooks/runners'
 import { serializeErrorPayload } from './payload-serializer'
 import type { RequestState } from '../request/request'
+import { logsRequest } from '../request/request-logging'
 import type { ReplyState } from './reply'
 import { onSendHook, writeErrorResponse } from './send'
 
@@ -46,7 +47,7 @@ function makeDefaultErrorHandler (nullishAsPayload: boolean): AnyFn {
     if (status !== reply.statusCode) reply.code(status)
     if (error.headers !== null && typeof error.headers === 'object') reply.headers(error.headers as Record<string, unknown>)
     // request lines, as in Fastify 4: `disableRequestLogging` silences them too (an onError hook still sees them)
-    if (this[kApp].requestLogging) logHandledError(error, request, reply)
+    if (logsRequest(this[kApp], request)) logHandledError(error, request, reply)
     if (thrown instanceof Error || (!nullishAsPayload && (thrown === undefined || thrown === null))) reply.send(error)
     else sendAnswer(reply, thrown)
   }

@@ -6,6 +6,7 @@ import type { ServerResponse } from 'node:http'
 import { finished, type Readable } from 'node:stream'
 import type { ReadableStreamDefaultReader, ReadableStreamReadResult } from 'node:stream/web'
 import { kApp, kRoute } from '../core/symbols'
+import { logsRequest } from '../request/request-logging'
 import type { ReplyState } from './reply'
 
 /** Fastify's words when a handler wrote the head itself before sending a stream: the stream is still sent. */
@@ -52,7 +53,7 @@ export function logStreamFailure (reply: ReplyState, err: NodeJS.ErrnoException)
 
 /** The client went away before the end (Fastify's words in the log, a request line). */
 export function logPrematureClose (reply: ReplyState): void {
-  if (reply[kRoute].instance[kApp].requestLogging) reply.log.info({ res: reply.raw }, 'stream closed prematurely')
+  if (logsRequest(reply[kRoute].instance[kApp], reply.request)) reply.log.info({ res: reply.raw }, 'stream closed prematurely')
 }
 
 export function ignoreStreamEnd (): void {}

@@ -20,6 +20,7 @@ import type { RequestState } from './request'
 import type { BodyStream } from './content-type-parser'
 import { declaredLength } from './body-reader'
 import { watchAbort, watchResponse, watchTimeout } from './response-watchers'
+import { logsRequest } from './request-logging'
 import { startHandlerTimer, setRequestResponse } from './request-signal'
 import { handlerTraced, traceHandler, type HandlerOutcomes } from './handler-tracing'
 
@@ -65,7 +66,7 @@ function identityFailed (app: AppState, res: ServerResponse, err: unknown): void
 /** `createReply`, then the request's 'incoming request' log line (unless request logging is off). */
 export function createLoggedReply (app: AppState, route: CompiledRoute, req: IncomingMessage, res: ServerResponse, params: Params, query: unknown): ReplyState | null {
   const reply = createReply(app, route, req, res, params, query)
-  if (reply !== null && app.requestLogging) reply.request.log.info({ req: reply.request }, 'incoming request')
+  if (reply !== null && logsRequest(app, reply.request)) reply.request.log.info({ req: reply.request }, 'incoming request')
   return reply
 }
 

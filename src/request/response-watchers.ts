@@ -8,6 +8,7 @@ import { runHooks } from '../hooks/runners'
 import type { AppState } from '../encapsulation/app-state'
 import type { ReplyState } from '../reply/reply'
 import type { RequestState } from './request'
+import { logsRequest } from './request-logging'
 
 /** A socket with the reply in flight on it (null between requests). */
 type WatchedSocket = Socket & { [kSocketReply]?: ReplyState | null }
@@ -21,7 +22,7 @@ export function watchResponse (app: AppState, request: RequestState, reply: Repl
     done = true
     reply.raw.off('finish', onFinished)
     reply.raw.off('error', onFinished)
-    if (app.requestLogging) request.log.info({ res: reply, responseTime: reply.elapsedTime }, 'request completed')
+    if (logsRequest(app, request)) request.log.info({ res: reply, responseTime: reply.elapsedTime }, 'request completed')
     const hooks = request[kRoute].onResponse
     if (hooks !== null) runHooks(hooks, request, reply, false, logHookError)
   }

@@ -13,13 +13,14 @@ import type { AnyFn } from '../core/types'
 import type { AppState, Instance, RawHandler } from '../encapsulation/app-state'
 import { NOT_FOUND_KEY, startNotFound } from '../request/dispatch'
 import type { RequestState } from '../request/request'
+import { logsRequest } from '../request/request-logging'
 import type { ReplyState } from '../reply/reply'
 import type { RouteRecord } from './route-model'
 
 /** Logs the miss at info (as Fastify 4 does, unless request logging is off) and answers 404. */
 function defaultNotFoundHandler (this: Instance, request: RequestState, reply: ReplyState): void {
   const message = `Route ${request.method}:${request.url} not found`
-  if (this[kApp].requestLogging) request.log.info(message)
+  if (logsRequest(this[kApp], request)) request.log.info(message)
   reply.code(404).send({ message, error: 'Not Found', statusCode: 404 })
 }
 

@@ -1,6 +1,7 @@
 /**
- * `loggerInstance` (Fastify 5, both levels), and what `logger` takes at each level: a logger instance too at the
- * Fastify 4 level, only `true`/`false` or pino options at the Fastify 5 level.
+ * `loggerInstance` and `disableRequestLogging` as a function (Fastify 5, both levels); what `logger` takes at each
+ * level (a logger instance too at the Fastify 4 level, only `true`/`false` or pino options at the Fastify 5 level),
+ * and the request id header each level reads by default.
  */
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
@@ -71,4 +72,37 @@ test('pino options as logger build a pino logger at the Fastify 5 level', async 
   app.log.warn('kept')
   assert.deepEqual(sink.lines.map((line) => line.msg), ['kept'])
   await app.close()
+})
+
+for (const [level, make] of [['Fastify 4', enclave], ['Fastify 5', enclave5]] as const) {
+  test(`${level} level: disableRequestLogging as a function of the request skips Enclave's lines for the requests it picks`, async () => {
+    const sink = logSink()
+    const app = make({ logger: { stream: sink.stream }, disableRequestLogging: (request: any) => request.url.startsWith('/quiet') })
+    app.get('/quiet', async (request: any) => { request.log.info('the handler still logs'); return 'ok' })
+    app.get('/loud', async () => 'ok')
+    await app.inject('/quiet')
+    await app.inject('/quiet/missing')
+    await app.inject('/loud')
+    await app.inject('/missing')
+    assert.deepEqual(sink.lines.map((line) => line.msg), [
+      'the handler still logs',
+      'incoming request', 'request completed',
+      'incoming request', 'Route GET:/missing not found', 'request completed'
+    ])
+    await app.close()
+  })
+}
+
+test('the request id header: request-id by default at the Fastify 4 level, none at the Fastify 5 level', async () => {
+  for (const [make, expected] of [[enclave, 'from-the-client'], [enclave5, 'req-1']] as const) {
+    const app = make({ genReqId: () => 'req-1' })
+    app.get('/', async (request: any) => request.id)
+    const res = await app.inject({ url: '/', headers: { 'request-id': 'from-the-client' } })
+    assert.equal(res.body, expected)
+    await app.close()
+  }
+  const asked = enclave5({ requestIdHeader: true })
+  asked.get('/', async (request: any) => request.id)
+  assert.equal((await asked.inject({ url: '/', headers: { 'request-id': 'from-the-client' } })).body, 'from-the-client')
+  await asked.close()
 })
