@@ -98,20 +98,21 @@ function mergeLogSerializers (inherited: Record<string, AnyFn> | undefined, own:
  * it to `done` instead, so `ready()` rejects. It carries the plugin's name, metadata symbols and source, which avvio
  * and `override` read, and the function itself (`kRegisteredFunction`), whose style `override` checks.
  */
-function guardPlugin (plugin: unknown): unknown {
+function guardPlugin (plugin: unknown, loadsWithoutDone: boolean): unknown {
   if (plugin !== null && typeof plugin === 'object' && typeof (plugin as PromiseLike<unknown>).then === 'function') {
-    return (plugin as PromiseLike<{ default?: unknown }>).then((mod) => guardPlugin(typeof mod?.default === 'function' ? mod.default : mod))
+    return (plugin as PromiseLike<{ default?: unknown }>).then((mod) => guardPlugin(typeof mod?.default === 'function' ? mod.default : mod, loadsWithoutDone))
   }
   if (plugin !== null && typeof plugin === 'object' && typeof (plugin as { default?: unknown }).default === 'function') {
-    return guardPlugin((plugin as { default: unknown }).default)
+    return guardPlugin((plugin as { default: unknown }).default, loadsWithoutDone)
   }
   if (typeof plugin !== 'function') return plugin // avvio rejects it with its own error
   const guarded = function (this: unknown, instance: Instance, opts: unknown, done: (err?: Error) => void): unknown {
     try {
       const result = plugin.call(this, instance, opts, done)
-      // a plugin that takes no `done` and returns no promise has loaded when it returns (avvio 9's rule, which
-      // Fastify 5 has; both levels: under Fastify 4 such a plugin could only time out)
-      if (plugin.length < 3 && !isThenable(result)) done()
+      // the level decides (src/core/api-level.ts): at Fastify 5's, a plugin that declares no `done` and returns no
+      // promise has loaded when it returns (avvio 9's rule); Fastify 4's waits for `done`, which a plugin declared
+      // with a default before it (`(app, opts = {}, next)`, length 1) still calls
+      if (loadsWithoutDone && plugin.length < 3 && !isThenable(result)) done()
       return result
     } catch (err) {
       done(err as Error)
@@ -131,12 +132,13 @@ function guardPlugin (plugin: unknown): unknown {
 
 /** Attaches avvio to the root instance: it defines `register`, `after`, `ready`, `onClose`, `close` and `then`. */
 export function attachPluginLoader (root: Instance, pluginTimeout: number): AppState['loader'] {
+  const loadsWithoutDone = root[kApp].level.pluginLoadsWithoutDone
   const loader = avvio(root, { autostart: false, timeout: pluginTimeout, expose: { use: 'register' } })
   loader.override = override as never
   loader.on('start', () => { root[kApp].started = true })
   const use = root.register
   root.register = function register (this: Instance, plugin: unknown, opts?: unknown): unknown {
-    return use.call(this, guardPlugin(plugin), opts)
+    return use.call(this, guardPlugin(plugin, loadsWithoutDone), opts)
   }
   return loader as unknown as AppState['loader']
 }

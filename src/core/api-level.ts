@@ -103,6 +103,12 @@ export interface ApiLevel {
    * Fastify 5 the parent instance.
    */
   readonly onRegisterThis: 'loader' | 'parent'
+  /**
+   * A plugin function declaring fewer than three parameters that returns no promise: Fastify 5 (avvio 9) counts it
+   * loaded when it returns; Fastify 4 (avvio 8) waits for `done`, which such a function may still call
+   * (`(app, opts = {}, next)` has length 1).
+   */
+  readonly pluginLoadsWithoutDone: boolean
   /** An async plugin that also takes `done`: Fastify 4 warns (FSTWRN002), Fastify 5 refuses it (FST_ERR_PLUGIN_INVALID_ASYNC_HANDLER). */
   readonly mixedPluginStyles: 'warn' | 'throw'
   /** FST_ERR_HOOK_TIMEOUT names the hook's function in Fastify 5 (`hook "name" timed out`), not in Fastify 4. */
@@ -172,6 +178,7 @@ export const FASTIFY_4: ApiLevel = Object.freeze({
   decoratorsOverFields: true,
   loggerTakesInstance: true,
   onRegisterThis: 'loader',
+  pluginLoadsWithoutDone: false,
   mixedPluginStyles: 'warn',
   hookTimeoutNamesHook: false,
   wildcardListenInterfaces: false,
@@ -201,6 +208,7 @@ export const FASTIFY_5: ApiLevel = Object.freeze({
   decoratorsOverFields: false,
   loggerTakesInstance: false,
   onRegisterThis: 'parent',
+  pluginLoadsWithoutDone: true,
   mixedPluginStyles: 'throw',
   hookTimeoutNamesHook: true,
   wildcardListenInterfaces: true,
