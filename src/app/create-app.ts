@@ -133,7 +133,7 @@ function rootContext (root: Instance, options: NormalizedOptions, level: ApiLeve
     pluginName: 'fastify',
     hooks: emptyHooks(),
     schema: SchemaScope.root(options, level),
-    contentTypeParsers: ContentTypeParserRegistry.root(options),
+    contentTypeParsers: ContentTypeParserRegistry.root(options, level),
     errorHandler: defaultErrorHandlerLinkOf(level),
     replySerializer: null,
     Request: RootRequest,

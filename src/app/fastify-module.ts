@@ -4,7 +4,7 @@
  * no source change. Each entry point (src/index.ts, src/fastify4.ts, src/fastify5.ts) exports one of these.
  */
 import type { ApiLevel } from '../core/api-level'
-import { codes, createError } from '../core/errors'
+import { createError, type codes } from '../core/errors'
 import { createInstance } from './create-app'
 import { precompile } from './precompile'
 
@@ -26,7 +26,7 @@ export function fastifyModule (level: ApiLevel): FastifyModule {
     default: factory,
     fastify: factory,
     enclave: factory,
-    errorCodes: codes,
+    errorCodes: level.errorCodes,
     createError,
     precompile,
     FASTIFY_API_VERSION: level.fastifyVersion

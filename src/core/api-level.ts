@@ -1,3 +1,5 @@
+import { codes, codesChangedInFastify5 } from './errors'
+
 /**
  * The Fastify API levels Enclave implements, and everything that differs between them: one policy object per level,
  * read when an application is created and when its contexts' request and reply classes are built, never on a
@@ -49,6 +51,24 @@ export interface ApiLevel {
    * proxy from a client that connects directly and forges `X-Forwarded-*` (use addresses or a function instead).
    */
   readonly trustProxyHopCount: boolean
+  /** What `errorCodes` holds: Fastify 5 changed some messages (`codesChangedInFastify5`, src/core/errors.ts). */
+  readonly errorCodes: typeof codes
+  /** How request content types meet parsers where Fastify 5 changed it (src/request/content-type-matching.ts). */
+  readonly contentTypeParsers: Readonly<{
+    /**
+     * Fastify 4 parses headers strictly: one it cannot parse (`application/json ;`, `application/json;`) has no media
+     * type, so only the catch-all parser takes it. Fastify 5 reads the media type before the first `;` (spaces
+     * around it allowed) and skips malformed parameters.
+     */
+    lenientHeaders: boolean
+    /** Fastify 4 also takes a name that is no media type (`'json'`: every type containing it); Fastify 5 throws. */
+    bareNames: boolean
+    /**
+     * What a RegExp is tested on. Fastify 4: the media type, or the header as sent when the RegExp has `;`; Fastify
+     * 5: the header normalized (`type/subtype; name="value"`), whatever the RegExp.
+     */
+    regExpsSeeNormalizedHeader: boolean
+  }>
   /**
    * A handler that throws or rejects `null` or `undefined`: Fastify 4 answers an error body (Enclave's is
    * FST_ERR_SEND_UNDEFINED_ERR's), Fastify 5 sends the value as the payload (`null` as JSON, `undefined` as no body).
@@ -164,6 +184,8 @@ export const FASTIFY_4: ApiLevel = Object.freeze({
   validatorThrowIsValidationError: false,
   hostnameWithPort: true,
   trustProxyHopCount: true,
+  errorCodes: codes,
+  contentTypeParsers: Object.freeze({ lenientHeaders: false, bareNames: true, regExpsSeeNormalizedHeader: false }),
   nullishThrownAsPayload: false,
   errorHandlerOverrideWarns: false,
   requestSignalAssignable: true,
@@ -194,6 +216,8 @@ export const FASTIFY_5: ApiLevel = Object.freeze({
   validatorThrowIsValidationError: true,
   hostnameWithPort: false,
   trustProxyHopCount: false,
+  errorCodes: Object.freeze({ ...codes, ...codesChangedInFastify5 }),
+  contentTypeParsers: Object.freeze({ lenientHeaders: true, bareNames: false, regExpsSeeNormalizedHeader: true }),
   nullishThrownAsPayload: true,
   errorHandlerOverrideWarns: true,
   requestSignalAssignable: false,

@@ -167,6 +167,8 @@ export const codes = {
  * (src/core/api-level.ts) lays them over `codes`.
  */
 export const codesChangedInFastify5 = {
+  // no longer names the content type
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: createError('FST_ERR_CTP_INVALID_MEDIA_TYPE', 'Unsupported Media Type', 415),
   // names the onReady hook that did not finish: the second argument is ` "name"` (or '' for an anonymous hook)
   FST_ERR_HOOK_TIMEOUT: createError('FST_ERR_HOOK_TIMEOUT', "A callback for '%s' hook%s timed out. You may have forgotten to call 'done' function or to resolve a Promise")
 } as const

@@ -9,8 +9,11 @@
  * - a name without a slash (`'json'`) takes every media type containing it, as in Fastify;
  * - parameters in a name (`'application/json; charset=utf-8'`) must all be in the header, with the same values;
  * - a RegExp without `;` in its source is tested against the media type, one with `;` against the whole header.
+ * The Fastify 5 level (`ApiLevel.contentTypeParsers`) reads headers more leniently (`parseHeaderLeniently`), takes
+ * only names that are media types, and tests every RegExp against the normalized header (`normalizedHeader`).
  */
 import { safeParse as parseContentType } from 'fast-content-type-parse'
+import { mediaTypeOf } from '../core/media-type'
 
 /** A header as the matching reads it; `type` is `''` when the header cannot be parsed. */
 export interface ParsedContentType {
@@ -22,6 +25,26 @@ export interface ParsedContentType {
 
 export function parseHeader (header: string): ParsedContentType {
   const { type, parameters } = parseContentType(header)
+  return { header, type, parameters }
+}
+
+/** `name=value` or `name="quoted \\" value"` after a `;` (RFC 9110 §5.6.6); what does not match is skipped. */
+const PARAMETER = /(?:^|;)[\t ]*([!#$%&'*+.^`|~\w-]+)=("(?:[^"\\]|\\.)*"|[!#$%&'*+.^`|~\w-]+)/g
+
+/**
+ * A header as the Fastify 5 level reads it: the media type before the first `;` (spaces around it allowed, so
+ * `application/json ;` and `application/json;` have one), then whichever parameters are well formed.
+ */
+export function parseHeaderLeniently (header: string): ParsedContentType {
+  const type = mediaTypeOf(header)
+  const parameters: Record<string, string> = Object.create(null)
+  if (type === undefined) return { header, type: '', parameters }
+  const semicolon = header.indexOf(';')
+  if (semicolon !== -1) {
+    for (const [, name, value] of header.slice(semicolon).matchAll(PARAMETER)) {
+      parameters[name.toLowerCase()] = value[0] === '"' ? value.slice(1, -1).replace(/\\(.)/g, '$1') : value
+    }
+  }
   return { header, type, parameters }
 }
 
@@ -63,7 +86,22 @@ export function matchesName (parsed: ParsedContentType, matcher: NameMatcher): b
   return true
 }
 
-/** A RegExp without `;` in its source is about the media type alone, as in Fastify. */
+/** Whether a parser's name is a media type (`type/subtype`, parameters allowed), as the Fastify 5 level requires. */
+export function isMediaTypeName (name: string): boolean {
+  return mediaTypeOf(name) !== undefined
+}
+
+/**
+ * The header as the Fastify 5 level tests RegExps on it: the media type and each parameter as `; name="value"`
+ * (`Application/JSON;charset=utf8` → `application/json; charset="utf8"`).
+ */
+export function normalizedHeader (parsed: ParsedContentType): string {
+  let normalized = parsed.type
+  for (const name of Object.keys(parsed.parameters)) normalized += `; ${name}="${parsed.parameters[name]}"`
+  return normalized
+}
+
+/** A RegExp without `;` in its source is about the media type alone, as in Fastify 4. */
 export function testsMediaTypeOnly (re: RegExp): boolean {
   return !re.source.includes(';')
 }

@@ -4,13 +4,17 @@
  * See https://fastify.dev/docs/v4.29.x/Reference/ContentTypeParser/
  */
 import { codes } from '../core/errors'
+import type { ApiLevel } from '../core/api-level'
 import { kPluginContext } from '../core/symbols'
 import { assertNotStarted } from '../core/start-guard'
 import type { Instance } from '../encapsulation/app-state'
 import type { RequestState } from './request'
 import { readBody, runParser } from './body-reader'
 import { createJsonParser, defaultTextParser } from './default-parsers'
-import { matchesName, nameKey, nameMatcher, parseHeader, testsMediaTypeOnly, type NameMatcher } from './content-type-matching'
+import {
+  isMediaTypeName, matchesName, nameKey, nameMatcher, normalizedHeader, parseHeader, parseHeaderLeniently, testsMediaTypeOnly, type NameMatcher,
+  type ParsedContentType
+} from './content-type-matching'
 
 export type PoisoningAction = 'error' | 'remove' | 'ignore'
 
@@ -61,8 +65,29 @@ interface RegExpEntry {
   readonly key: string
   /** A copy without the `g`/`y` flags, so that `test` keeps no state between requests. */
   readonly matcher: RegExp
-  readonly mediaTypeOnly: boolean
+  readonly subject: RegExpSubject
   readonly entry: ParserEntry
+}
+
+/** What a RegExp is tested on (see `ApiLevel.contentTypeParsers`). */
+type RegExpSubject = 'media-type' | 'header' | 'normalized-header'
+
+/** The level's rules for parsers (`ApiLevel.contentTypeParsers`), and its 415 error. */
+interface ParserRules {
+  readonly bareNames: boolean
+  readonly regExpsSeeNormalizedHeader: boolean
+  readonly parseHeader: (header: string) => ParsedContentType
+  readonly unsupportedMediaType: (contentType: string | undefined) => Error
+}
+
+function rulesOf (level: ApiLevel): ParserRules {
+  const Unsupported = level.errorCodes.FST_ERR_CTP_INVALID_MEDIA_TYPE
+  return {
+    ...level.contentTypeParsers,
+    parseHeader: level.contentTypeParsers.lenientHeaders ? parseHeaderLeniently : parseHeader,
+    // Fastify 4's message names the content type; Fastify 5's has no placeholder for it
+    unsupportedMediaType: Unsupported === codes.FST_ERR_CTP_INVALID_MEDIA_TYPE ? (type) => new Unsupported(type) : () => new Unsupported()
+  }
 }
 
 const CATCH_ALL = '*'
@@ -73,6 +98,7 @@ const CACHE_MAX_HEADER_LENGTH = 256
 /** The parsers of one plugin context. A child starts as a copy of its parent and never changes it. */
 export class ContentTypeParserRegistry {
   readonly #bodyLimit: number
+  readonly #rules: ParserRules
   /** Name key → parser, the catch-all `'*'` included. A Map, so `constructor` or `__proto__` are just missing keys. */
   readonly #byName: Map<string, ParserEntry>
   /** String parsers, newest first: the last one registered that matches wins, as in Fastify. */
@@ -82,18 +108,19 @@ export class ContentTypeParserRegistry {
   /** Raw header → resolved parser (`null`: none), so a repeated header costs one Map lookup. */
   readonly #resolved = new Map<string, ParserEntry | null>()
 
-  private constructor (bodyLimit: number, byName: Map<string, ParserEntry>, named: NamedEntry[], byRegExp: RegExpEntry[]) {
+  private constructor (bodyLimit: number, rules: ParserRules, byName: Map<string, ParserEntry>, named: NamedEntry[], byRegExp: RegExpEntry[]) {
     this.#bodyLimit = bodyLimit
+    this.#rules = rules
     this.#byName = byName
     this.#named = named
     this.#byRegExp = byRegExp
   }
 
-  /** The root registry, with the built-in `application/json` and `text/plain` parsers. */
-  static root (opts: ContentTypeParserRegistryOptions): ContentTypeParserRegistry {
+  /** The root registry of an application at `level`, with the built-in `application/json` and `text/plain` parsers. */
+  static root (opts: ContentTypeParserRegistryOptions, level: ApiLevel): ContentTypeParserRegistry {
     const json: ParserEntry = { fn: createJsonParser(opts.onProtoPoisoning, opts.onConstructorPoisoning), parseAs: 'string', bodyLimit: undefined, builtin: true }
     const text: ParserEntry = { fn: defaultTextParser, parseAs: 'string', bodyLimit: undefined, builtin: true }
-    const registry = new ContentTypeParserRegistry(opts.bodyLimit, new Map(), [], [])
+    const registry = new ContentTypeParserRegistry(opts.bodyLimit, rulesOf(level), new Map(), [], [])
     registry.#addNamed('text/plain', text)
     registry.#addNamed('application/json', json)
     return registry
@@ -101,7 +128,7 @@ export class ContentTypeParserRegistry {
 
   /** A copy for a child context: entries are immutable, so only the containers are copied. */
   child (): ContentTypeParserRegistry {
-    return new ContentTypeParserRegistry(this.#bodyLimit, new Map(this.#byName), this.#named.slice(), this.#byRegExp.slice())
+    return new ContentTypeParserRegistry(this.#bodyLimit, this.#rules, new Map(this.#byName), this.#named.slice(), this.#byRegExp.slice())
   }
 
   add (contentType: ContentTypeKey, opts: ContentTypeParserOptions | undefined, parser: ContentTypeParserFn): void {
@@ -117,20 +144,22 @@ export class ContentTypeParserRegistry {
       if (seen.has(id) || this.#isTaken(key)) throw new codes.FST_ERR_CTP_ALREADY_PRESENT(typeof key === 'string' ? key : id)
       seen.add(id)
     }
+    // checked last, as in Fastify 5
+    if (!this.#rules.bareNames && keys.some((key) => typeof key === 'string' && key.trim() !== CATCH_ALL && !isMediaTypeName(key))) {
+      throw new codes.FST_ERR_CTP_INVALID_TYPE()
+    }
     for (const key of keys) {
       if (typeof key === 'string') this.#addNamed(key, entry)
-      else this.#byRegExp.unshift({ key: key.toString(), matcher: statelessCopy(key), mediaTypeOnly: testsMediaTypeOnly(key), entry })
+      else this.#byRegExp.unshift({ key: key.toString(), matcher: statelessCopy(key), subject: this.#subjectOf(key), entry })
     }
     this.#resolved.clear()
   }
 
   has (contentType: string | RegExp): boolean {
-    if (typeof contentType === 'string') return this.#byName.has(nameKey(contentType))
-    if (contentType instanceof RegExp) {
-      const key = contentType.toString()
-      return this.#byRegExp.some((r) => r.key === key)
-    }
-    return false
+    const key = validateContentType(contentType)
+    if (typeof key === 'string') return this.#byName.has(nameKey(key))
+    const id = key.toString()
+    return this.#byRegExp.some((r) => r.key === id)
   }
 
   remove (contentType: ContentTypeKey): void {
@@ -164,7 +193,7 @@ export class ContentTypeParserRegistry {
     if (entry === null) {
       if (optional) done(null, undefined)
       // An empty header is reported like a missing one, as Fastify does.
-      else done(new codes.FST_ERR_CTP_INVALID_MEDIA_TYPE(contentType === '' ? undefined : contentType))
+      else done(this.#rules.unsupportedMediaType(contentType === '' ? undefined : contentType))
       return
     }
     if (entry.parseAs === undefined) {
@@ -172,6 +201,11 @@ export class ContentTypeParserRegistry {
       return
     }
     readBody(instance, request, payload, entry, routeBodyLimit ?? entry.bodyLimit ?? this.#bodyLimit, done)
+  }
+
+  #subjectOf (re: RegExp): RegExpSubject {
+    if (this.#rules.regExpsSeeNormalizedHeader) return 'normalized-header'
+    return testsMediaTypeOnly(re) ? 'media-type' : 'header'
   }
 
   /** A user parser may replace a built-in one (here or inherited); any other existing parser is a conflict. */
@@ -213,18 +247,23 @@ export class ContentTypeParserRegistry {
     // a header spelled exactly as a parser's name takes it (an `onRequest` hook may set `content-type: empty`)
     const exact = this.#byName.get(nameKey(header))
     if (exact !== undefined) return exact
-    const parsed = parseHeader(header)
+    const parsed = this.#rules.parseHeader(header)
     if (parsed.type !== '') {
       for (const named of this.#named) {
         if (matchesName(parsed, named.matcher)) return named.entry
       }
       for (const r of this.#byRegExp) {
-        if (r.matcher.test(r.mediaTypeOnly ? parsed.type : header)) return r.entry
+        if (r.matcher.test(regExpSubject(r.subject, parsed))) return r.entry
       }
     }
     // An unparsable header is one more type without a parser: the catch-all takes it, or it is a 415.
     return this.#byName.get(CATCH_ALL) ?? null
   }
+}
+
+function regExpSubject (subject: RegExpSubject, parsed: ParsedContentType): string {
+  if (subject === 'media-type') return parsed.type
+  return subject === 'header' ? parsed.header : normalizedHeader(parsed)
 }
 
 function validateContentType (contentType: unknown): string | RegExp {

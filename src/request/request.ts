@@ -89,7 +89,7 @@ function firstHeader (value: string | string[] | undefined): string | undefined 
 
 /** The host the client asked for: the last `X-Forwarded-Host` entry from a trusted proxy, else Host or `:authority`. */
 function hostOf (request: RequestState): string | undefined {
-  const headers = request.raw.headers
+  const headers = request[kRequestHeaders]
   const trust = request[kTrustProxy]
   if (trust !== null && headers['x-forwarded-host'] !== undefined && trust(request.raw.socket?.remoteAddress, 0)) {
     const forwarded = firstHeader(headers['x-forwarded-host']) as string

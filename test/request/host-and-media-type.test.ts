@@ -85,6 +85,18 @@ describe('request.host, request.hostname and request.port', () => {
     assert.equal((await rawExchange(strict.server.address().port, 'GET / HTTP/1.1\r\n\r\n')).status, 'HTTP/1.1 400 Bad Request')
   })
 
+  test('a header a headers schema removes (additionalProperties: false) is gone from request.headers and host, not from raw', async () => {
+    for (const trustProxy of [false, true]) {
+      const app = enclave5({ trustProxy })
+      const schema = { headers: { type: 'object', properties: { 'x-kept': { type: 'integer' } }, additionalProperties: false } }
+      app.get('/', { schema }, async (req: any) => ({
+        headers: req.headers, host: req.host, hostname: req.hostname, port: req.port, rawHost: req.raw.headers.host
+      }))
+      const res = await app.inject({ url: '/', headers: { host: 'example.com:80', 'x-kept': '1', 'x-gone': 'y' } })
+      assert.deepEqual(res.json(), { headers: { 'x-kept': 1 }, host: '', hostname: '', port: null, rawHost: 'example.com:80' })
+    }
+  })
+
   test('trustProxy as a hop count: the Fastify 5 level trusts no forwarded header, the Fastify 4 level that many hops', async () => {
     const headers = { host: 'app.test', 'x-forwarded-for': '9.9.9.9, 8.8.8.8', 'x-forwarded-host': 'evil.test', 'x-forwarded-proto': 'https' }
     const answers = []

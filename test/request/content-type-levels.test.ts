@@ -1,0 +1,98 @@
+import { test } from 'node:test'
+import assert from 'node:assert/strict'
+import enclave from '../../src/index'
+import enclave5 from '../../src/fastify5'
+
+type Factory = any
+
+const levels: Array<[string, Factory]> = [['Fastify 4', enclave], ['Fastify 5', enclave5]]
+
+test('a 415 names the content type at the Fastify 4 level only; each level exports its own error class', async () => {
+  const messages = []
+  for (const [, factory] of levels) {
+    const app = factory()
+    app.post('/', async () => 'unreached')
+    const typed = await app.inject({ method: 'POST', url: '/', headers: { 'content-type': 'text/xml' }, payload: '<a/>' })
+    const untyped = await app.inject({ method: 'POST', url: '/', payload: 'some text', headers: { 'content-type': '' } })
+    for (const res of [typed, untyped]) {
+      assert.equal(res.statusCode, 415)
+      assert.equal(res.json().code, 'FST_ERR_CTP_INVALID_MEDIA_TYPE')
+    }
+    messages.push([typed.json().message, untyped.json().message, new factory.errorCodes.FST_ERR_CTP_INVALID_MEDIA_TYPE().message])
+  }
+  assert.deepEqual(messages, [
+    ['Unsupported Media Type: text/xml', 'Unsupported Media Type: undefined', 'Unsupported Media Type: %s'],
+    ['Unsupported Media Type', 'Unsupported Media Type', 'Unsupported Media Type']
+  ])
+})
+
+test('hasContentTypeParser takes a string or a RegExp, at both levels', () => {
+  for (const [, factory] of levels) {
+    const app = factory()
+    assert.equal(app.hasContentTypeParser('  Text/Plain  '), true)
+    assert.throws(() => app.hasContentTypeParser(123), { code: 'FST_ERR_CTP_INVALID_TYPE', message: 'The content type should be a string or a RegExp' })
+  }
+})
+
+test('a parser name that is no media type: every type containing it at the Fastify 4 level, refused at the Fastify 5 level', async () => {
+  const app4 = enclave()
+  app4.addContentTypeParser('json-ish', { parseAs: 'string' }, (_req: any, body: string, done: any) => done(null, { raw: body }))
+  app4.post('/', async (req: any) => req.body)
+  const res = await app4.inject({ method: 'POST', url: '/', headers: { 'content-type': 'application/x-json-ish' }, payload: 'x' })
+  assert.deepEqual(res.json(), { raw: 'x' })
+
+  const app5 = enclave5()
+  for (const name of ['json-ish', 'type-only', 'application/']) {
+    assert.throws(() => app5.addContentTypeParser(name, () => {}), { code: 'FST_ERR_CTP_INVALID_TYPE' }, name)
+  }
+  // '*' and names with parameters are media types enough
+  app5.addContentTypeParser('*', () => {})
+  app5.addContentTypeParser('application/vnd.x; version=1', () => {})
+})
+
+test('RegExps: Fastify 4 tests the header as sent (or the media type), Fastify 5 the normalized header', async () => {
+  const parsedBy = async (factory: Factory, re: RegExp, header: string): Promise<number> => {
+    const app = factory()
+    app.removeAllContentTypeParsers()
+    app.addContentTypeParser(re, { parseAs: 'string' }, (_req: any, _body: string, done: any) => done(null, 'parsed'))
+    app.post('/', async (req: any) => req.body)
+    return (await app.inject({ method: 'POST', url: '/', headers: { 'content-type': header }, payload: '' })).statusCode
+  }
+  const header = 'Application/JSON; Charset=utf8'
+  assert.equal(await parsedBy(enclave, /application\/json; charset=utf8/i, header), 200)
+  assert.equal(await parsedBy(enclave, /application\/json; charset="utf8"/, header), 415)
+  assert.equal(await parsedBy(enclave, /^application\/json$/, header), 200)
+  assert.equal(await parsedBy(enclave5, /application\/json; charset="utf8"/, header), 200)
+  assert.equal(await parsedBy(enclave5, /application\/json; charset=utf8/, header), 415)
+  // the whole normalized header, parameters included: an anchored media type does not match one with parameters
+  assert.equal(await parsedBy(enclave5, /^application\/json$/, header), 415)
+  assert.equal(await parsedBy(enclave5, /^application\/json$/, 'application/json'), 200)
+})
+
+test('headers Fastify 4 cannot parse (a space or nothing after the media type\'s `;`) have a media type at the Fastify 5 level', async () => {
+  const statuses = []
+  for (const [, factory] of levels) {
+    const app = factory()
+    const schema = { body: { type: 'object', properties: { foo: { type: 'string' } }, required: ['foo'] } }
+    app.post('/', { schema }, async (req: any) => req.body)
+    const row = []
+    for (const type of ['application/json ;', 'ApPlIcAtIoN/JsOn;', 'application/json\t; charset=utf-8', 'application/json foo;', 'application/json; =x; charset="a;b"']) {
+      const res = await app.inject({ method: 'POST', url: '/', headers: { 'content-type': type }, payload: '{"bar":1}' })
+      row.push(res.statusCode === 400 ? res.json().code : res.statusCode)
+    }
+    statuses.push(row)
+  }
+  assert.deepEqual(statuses, [
+    [415, 415, 'FST_ERR_VALIDATION', 415, 415],
+    // parsed and validated (the body lacks foo); a space inside the media type is still no media type
+    ['FST_ERR_VALIDATION', 'FST_ERR_VALIDATION', 'FST_ERR_VALIDATION', 415, 'FST_ERR_VALIDATION']
+  ])
+})
+
+test('the Fastify 5 level matches parameters read leniently: quoted values, case-insensitive names', async () => {
+  const app = enclave5()
+  app.addContentTypeParser('text/x-list; sep=";"', { parseAs: 'string' }, (_req: any, body: string, done: any) => done(null, body.split(';')))
+  app.post('/', async (req: any) => req.body)
+  const res = await app.inject({ method: 'POST', url: '/', headers: { 'content-type': 'Text/X-List ; SEP=";" ; junk' }, payload: 'a;b' })
+  assert.deepEqual(res.json(), ['a', 'b'])
+})
