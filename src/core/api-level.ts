@@ -107,6 +107,11 @@ export interface ApiLevel {
    */
   readonly hasRouteByPattern: boolean
   /**
+   * The '/prefix/' twin of a prefixed '/' route (`prefixTrailingSlash: 'both'`): Fastify 4 reports its own path in
+   * `request.routeOptions.url`, Fastify 5 the route's ('/prefix').
+   */
+  readonly slashVariantReportsPrefix: boolean
+  /**
    * A request/reply decorator whose value is an object or array (shared by every request): Fastify 4 warns
    * (FSTDEP006), Fastify 5 refuses it (FST_ERR_DEC_REFERENCE_TYPE).
    */
@@ -196,6 +201,7 @@ export const FASTIFY_4: ApiLevel = Object.freeze({
   badUrlBeforeNotFound: false,
   prefixJoinsAfterSlash: false,
   hasRouteByPattern: false,
+  slashVariantReportsPrefix: false,
   referenceDecorators: 'warn',
   decoratorsOverFields: true,
   loggerTakesInstance: true,
@@ -228,6 +234,7 @@ export const FASTIFY_5: ApiLevel = Object.freeze({
   badUrlBeforeNotFound: true,
   prefixJoinsAfterSlash: true,
   hasRouteByPattern: true,
+  slashVariantReportsPrefix: true,
   referenceDecorators: 'throw',
   decoratorsOverFields: false,
   loggerTakesInstance: false,

@@ -38,11 +38,11 @@ function compileRoute (record: RouteRecord, appOptions: RouteDefaults, identity:
   const routeOptions = { ...options, method: record.method }
   return {
     method: record.method,
-    url: record.url,
+    url: record.reportedUrl ?? record.url,
     options,
     // a not-found handler's options carry internal markers (isDefault): its config is empty, as in Fastify. The
     // method is the route's as declared (an array for a route of several methods), as Fastify reports it
-    config: record.isNotFound ? {} : { ...options.config, url: record.url, method: options.method },
+    config: record.isNotFound ? {} : { ...options.config, url: record.reportedUrl ?? record.url, method: options.method },
     schema: options.schema,
     handler: options.handler,
     instance,

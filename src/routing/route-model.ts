@@ -49,6 +49,8 @@ export interface RouteRecord {
   options: RouteOptions
   method: string
   url: string
+  /** The url requests see in `routeOptions` when it is not `url` (Fastify 5's prefix for a prefixed '/' route's slash variant). */
+  reportedUrl?: string
   plugin: PluginContext
   instance: Instance
   compiled: CompiledRoute | null

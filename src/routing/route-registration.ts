@@ -59,7 +59,9 @@ export function route (this: Instance, options: unknown): Instance {
     // The '/prefix/' variant of a prefixed '/' route (prefixTrailingSlash 'both'): as in Fastify 4, registered with
     // the options onRoute hooks left on the first variant and not shown to them again (plugins such as swagger see
     // the route once); its automatic HEAD route does go through onRoute.
-    register(app, this, plugin, atSlashVariant(routeOptions, slashHeadTemplate.url), slashHeadTemplate)
+    // Fastify 5 reports it as the route it stands for (`request.routeOptions.url` is the prefix), Fastify 4 as its path
+    const reportedUrl = app.level.slashVariantReportsPrefix ? fullPath : undefined
+    register(app, this, plugin, atSlashVariant(routeOptions, slashHeadTemplate.url), slashHeadTemplate, reportedUrl)
   }
   return this
 }
@@ -74,31 +76,31 @@ function atSlashVariant (options: RouteOptions, url: string): RouteOptions {
 }
 
 /** Adds the route, as onRoute hooks left it, for each of its methods, and its automatic HEAD route. */
-function register (app: AppState, instance: Instance, plugin: PluginContext, options: RouteOptions, headTemplate: RouteOptions): void {
+function register (app: AppState, instance: Instance, plugin: PluginContext, options: RouteOptions, headTemplate: RouteOptions, reportedUrl?: string): void {
   // onRoute hooks may rewrite anything; what they leave is what gets registered
   const methods = normalizeMethods(options.method, app.httpMethods)
   validateRouteOptions(options, methods, options.url, app.httpMethods)
   checkHookOptions(options)
-  for (const method of methods) addToRouter(app, instance, plugin, options, method, false)
-  if (methods.includes('GET')) addHeadRoute(app, instance, plugin, headTemplate, options)
+  for (const method of methods) addToRouter(app, instance, plugin, options, method, false, reportedUrl)
+  if (methods.includes('GET')) addHeadRoute(app, instance, plugin, headTemplate, options, reportedUrl)
 }
 
 /** The HEAD route exposed for a GET route: a route of its own, so `onRoute` hooks (swagger, helmet…) see it. */
-function addHeadRoute (app: AppState, instance: Instance, plugin: PluginContext, template: RouteOptions, getOptions: RouteOptions): void {
+function addHeadRoute (app: AppState, instance: Instance, plugin: PluginContext, template: RouteOptions, getOptions: RouteOptions, reportedUrl?: string): void {
   const exposeHead = getOptions.exposeHeadRoute ?? app.options.exposeHeadRoutes
   if (!exposeHead || app.router.hasRoute('HEAD', getOptions.url, routeConstraints(getOptions))) return
   const headOptions: RouteOptions = { ...template, method: 'HEAD', url: getOptions.url, path: getOptions.url }
   for (const hook of plugin.hooks.onRoute) hook.call(instance, headOptions)
   validateRouteOptions(headOptions, ['HEAD'], headOptions.url, app.httpMethods)
   checkHookOptions(headOptions, true)
-  addToRouter(app, instance, plugin, headOptions, 'HEAD', true)
+  addToRouter(app, instance, plugin, headOptions, 'HEAD', true, reportedUrl)
 }
 
 function noopHandler (): void {}
 
-function addToRouter (app: AppState, instance: Instance, plugin: PluginContext, options: RouteOptions, method: string, autoHead: boolean): void {
+function addToRouter (app: AppState, instance: Instance, plugin: PluginContext, options: RouteOptions, method: string, autoHead: boolean, reportedUrl?: string): void {
   const url = options.url
-  const record: RouteRecord = { options, method, url, plugin, instance, compiled: null, isNotFound: false, autoHead }
+  const record: RouteRecord = { options, method, url, reportedUrl, plugin, instance, compiled: null, isNotFound: false, autoHead }
   const constraints = routeConstraints(options)
   // the router's (or a strategy's) own error for a bad value, as Fastify lets it through
   app.router.constrainer.validateConstraints(constraints)

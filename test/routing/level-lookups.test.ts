@@ -41,3 +41,17 @@ test('hasRoute: the registered pattern at the Fastify 5 level, a lookup at the F
     assert.equal(app.hasRoute({}), false)
   }
 })
+
+test('the \'/prefix/\' twin of a prefixed \'/\' route reports \'/prefix\' at the Fastify 5 level, its own path at the Fastify 4 level', async () => {
+  for (const [factory, expected] of [[enclave5, '/prefix'], [enclave, '/prefix/']] as const) {
+    const app = factory()
+    const seen: string[] = []
+    app.addHook('onRoute', (options: any) => { if (options.method === 'GET') seen.push(options.url) })
+    app.register(async (child: any) => {
+      child.get('/', async (request: any) => `${String(request.routeOptions.url)} ${String(request.routeOptions.config.url)}`)
+    }, { prefix: '/prefix' })
+    assert.equal((await app.inject('/prefix')).body, '/prefix /prefix')
+    assert.equal((await app.inject('/prefix/')).body, `${expected} ${expected}`)
+    assert.deepEqual(seen, ['/prefix'])
+  }
+})
