@@ -61,13 +61,23 @@ const PARENT_DATA: Record<HttpPart, number> = { params: 1, body: 2, querystring:
 
 /**
  * Whether validating against `schema` may coerce the root value itself: anything but a schema whose root type is
- * `object` (a body schema `{ type: 'integer' }`, a `$ref`, a combinator at the root). Objects are never coerced.
+ * `object`, directly or through a shared schema (a body schema `{ type: 'integer' }`, a combinator at the root may).
+ * Objects are never coerced.
  */
-function mayCoerceRoot (schema: unknown): boolean {
+function mayCoerceRoot (schema: unknown, shared: (id: string) => unknown, depth = 0): boolean {
   if (!isObjectLike(schema)) return false
   const type = schema.type
-  return !(type === 'object' || (Array.isArray(type) && type.length === 1 && type[0] === 'object'))
+  if (type === 'object' || (Array.isArray(type) && type.length === 1 && type[0] === 'object')) return false
+  // `{ $ref: '<shared $id>#' }` alone (a common body or querystring) is as coercible as the shared schema it names
+  const ref = schema.$ref
+  if (typeof ref === 'string' && ref.endsWith('#') && depth < 4 && Object.keys(schema).every((key) => refAnnotations.has(key))) {
+    const target = shared(ref.slice(0, -1))
+    return target === undefined || mayCoerceRoot(target, shared, depth + 1)
+  }
+  return true
 }
+
+const refAnnotations = new Set(['$ref', 'description', 'title', '$comment', 'examples'])
 
 /** `schema.body.content`: `{ 'application/json': { schema }, ... }`, one schema per media type (none at all: no body validation). */
 function bodyContentSchemas (body: unknown): JsonSchema | undefined {
@@ -107,7 +117,7 @@ class PartCompiler {
     }
     if (typeof validate !== 'function') return refuseEveryRequest(validate, part, this.routeName)
     if (!takesParentData(validate as ValidationFunction)) this.#dataAlone |= PARENT_DATA[part]
-    else if (mayCoerceRoot(schema)) this.#coercingRoot |= PARENT_DATA[part]
+    else if (mayCoerceRoot(schema, (id) => this.schemas.getSchema(id))) this.#coercingRoot |= PARENT_DATA[part]
     return validate as ValidationFunction
   }
 

@@ -118,3 +118,20 @@ test('both levels: a compiler that gave no function refuses every request, attac
     assert.equal(ran, false)
   }
 })
+
+test('the parent of the data is passed only to validators whose root value may be coerced', async () => {
+  const calls: Record<string, number> = {}
+  const app = enclave()
+  app.addSchema({ $id: 'user', type: 'object' })
+  app.addSchema({ $id: 'count', type: 'integer' })
+  // an Ajv-like validator (Ajv's own carry `schemaEnv`): it may take `{ parentData, parentDataProperty }`
+  app.setValidatorCompiler(({ url }: any) => Object.assign((...args: unknown[]) => { calls[url] = args.length; return true }, { schemaEnv: {} }))
+  for (const [url, body] of [['/object', { type: 'object' }], ['/shared-object', { $ref: 'user#' }], ['/shared-integer', { $ref: 'count#' }],
+    ['/integer', { type: 'integer' }], ['/any-of', { anyOf: [{ type: 'integer' }, { type: 'object' }] }]] as const) {
+    app.post(url, { schema: { body } }, async () => 'ok')
+  }
+  for (const url of ['/object', '/shared-object', '/shared-integer', '/integer', '/any-of']) {
+    await app.inject({ method: 'POST', url, payload: {} })
+  }
+  assert.deepEqual(calls, { '/object': 1, '/shared-object': 1, '/shared-integer': 2, '/integer': 2, '/any-of': 2 })
+})
