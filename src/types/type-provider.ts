@@ -20,13 +20,15 @@ import type { RecordKeysToLowercase } from './utils'
  * A Fastify type provider: a type-level function from a schema to its type, in either of Fastify's two forms.
  * Fastify 4's maps `input` to `output`; Fastify 5's maps `schema` to `validator` (the type of a request part) and
  * `serializer` (the type of a reply). Both forms are read at both levels, so a provider made for either works.
+ * Fastify 5's members are optional: a Fastify 4 provider written as a plain object type (`{ input: …, output: … }`,
+ * as Fastify 4's own type tests do) must still satisfy this interface; a Fastify 5 provider makes them required.
  */
 export interface FastifyTypeProvider {
   readonly input: unknown
   readonly output: unknown
-  readonly schema: unknown
-  readonly validator: unknown
-  readonly serializer: unknown
+  readonly schema?: unknown
+  readonly validator?: unknown
+  readonly serializer?: unknown
 }
 
 /** Phantom key under which Enclave's provider records the instance's shared schemas; it has no runtime value. */
@@ -53,12 +55,13 @@ export type CallTypeProvider<F extends FastifyTypeProvider, I> = (F & { input: I
 
 /**
  * What provider `F` gives schema `S` read in `Direction`: Fastify 5's `validator` (request parts, read as input) or
- * `serializer` (replies, read as output) when the provider defines it, else Fastify 4's `output`.
+ * `serializer` (replies, read as output) when the provider defines it, else Fastify 4's `output`. The Fastify 5 form
+ * is told structurally, by a required member, so a Fastify 4 provider resolves exactly as `CallTypeProvider`.
  */
 type CallTypeProviderFor<F extends FastifyTypeProvider, S, Direction extends SchemaDirection> =
-  (F & { input: S, schema: S }) extends infer Called extends FastifyTypeProvider
-    ? PreferDefined<Direction extends 'input' ? Called['validator'] : Called['serializer'], Called['output']>
-    : never
+  F extends { readonly [K in Direction extends 'input' ? 'validator' : 'serializer']: unknown }
+    ? PreferDefined<(F & { schema: S })[Direction extends 'input' ? 'validator' : 'serializer'], CallTypeProvider<F, S>>
+    : CallTypeProvider<F, S>
 
 /** `Given` unless it is `unknown` (what a provider of the other form leaves it), else `Fallback`. */
 type PreferDefined<Given, Fallback> = unknown extends Given ? Fallback : Given

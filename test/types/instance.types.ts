@@ -1,5 +1,6 @@
 // The rest of the public API: factory and options, hooks, errors, compilers, content-type parsers, logging,
 // lifecycle and inject().
+import type { IncomingMessage, Server, ServerResponse } from 'node:http'
 import type { Handler, HTTPVersion } from 'find-my-way'
 import type { Response as InjectResponse } from 'light-my-request'
 import pino from 'pino'
@@ -65,6 +66,16 @@ export function factory (): void {
   })
   // @ts-expect-error the reply is typed by the serializer, not the validator
   enclave().withTypeProvider<ValidatedAndSerialized>().post('/v5-form', v5Form, async () => 'in:x' as const)
+  // a Fastify 4 provider written as a plain object type (no `schema`, `validator`, `serializer`) is still a provider,
+  // and a plugin typed with it registers on an instance of that provider
+  type PlainV4 = { input: 'in', output: 'out' }
+  const plainV4 = enclave().withTypeProvider<PlainV4>()
+  type PlainV4Instance = FastifyInstance<Server, IncomingMessage, ServerResponse, Logger, PlainV4>
+  const plainV4Registered: PlainV4Instance = plainV4.register(async (instance: PlainV4Instance) => { void instance })
+  void plainV4Registered
+  plainV4.post('/plain-v4', { schema: { body: { type: 'string' } } }, async (request) => {
+    typeOf(request.body).is<'out'>()
+  })
   const store = () => {
     const handlers = new Map<unknown, Handler<HTTPVersion.V1>>()
     return {
