@@ -61,6 +61,11 @@ export interface ApiLevel {
      * around it allowed) and skips malformed parameters.
      */
     lenientHeaders: boolean
+    /**
+     * A header that has no media type (`invalid`, `undefined`): Fastify 4 gives it to the catch-all parser, or to
+     * the not-found handler without a body; Fastify 5 answers 415 before any parser.
+     */
+    refuseInvalidHeaders: boolean
     /** Fastify 4 also takes a name that is no media type (`'json'`: every type containing it); Fastify 5 throws. */
     bareNames: boolean
     /**
@@ -190,7 +195,7 @@ export const FASTIFY_4: ApiLevel = Object.freeze({
   hostnameWithPort: true,
   trustProxyHopCount: true,
   errorCodes: codes,
-  contentTypeParsers: Object.freeze({ lenientHeaders: false, bareNames: true, regExpsSeeNormalizedHeader: false }),
+  contentTypeParsers: Object.freeze({ lenientHeaders: false, refuseInvalidHeaders: false, bareNames: true, regExpsSeeNormalizedHeader: false }),
   nullishThrownAsPayload: false,
   errorHandlerOverrideWarns: false,
   requestSignalAssignable: true,
@@ -223,7 +228,7 @@ export const FASTIFY_5: ApiLevel = Object.freeze({
   hostnameWithPort: false,
   trustProxyHopCount: false,
   errorCodes: Object.freeze({ ...codes, ...codesChangedInFastify5 }),
-  contentTypeParsers: Object.freeze({ lenientHeaders: true, bareNames: false, regExpsSeeNormalizedHeader: true }),
+  contentTypeParsers: Object.freeze({ lenientHeaders: true, refuseInvalidHeaders: true, bareNames: false, regExpsSeeNormalizedHeader: true }),
   nullishThrownAsPayload: true,
   errorHandlerOverrideWarns: true,
   requestSignalAssignable: false,

@@ -76,6 +76,7 @@ type RegExpSubject = 'media-type' | 'header' | 'normalized-header'
 interface ParserRules {
   readonly bareNames: boolean
   readonly regExpsSeeNormalizedHeader: boolean
+  readonly refuseInvalidHeaders: boolean
   readonly parseHeader: (header: string) => ParsedContentType
   readonly unsupportedMediaType: (contentType: string | undefined) => Error
 }
@@ -91,6 +92,8 @@ function rulesOf (level: ApiLevel): ParserRules {
 }
 
 const CATCH_ALL = '*'
+/** What a header that is no media type resolves to where the level refuses it before any parser (`refuseInvalidHeaders`). */
+const INVALID_HEADER: ParserEntry = Object.freeze({ fn: () => undefined, parseAs: undefined, bodyLimit: undefined, builtin: true })
 // Bounds of the header → parser cache: hostile clients can rotate headers, but never grow memory.
 const CACHE_MAX_ENTRIES = 64
 const CACHE_MAX_HEADER_LENGTH = 256
@@ -190,6 +193,10 @@ export class ContentTypeParserRegistry {
   parse (instance: Instance, request: RequestState, payload: BodyStream, contentType: string | undefined, routeBodyLimit: number | undefined,
     optional: boolean, done: ParserDone): void {
     const entry = this.#resolve(contentType)
+    if (entry === INVALID_HEADER) {
+      done(this.#rules.unsupportedMediaType(contentType))
+      return
+    }
     if (entry === null) {
       if (optional) done(null, undefined)
       // An empty header is reported like a missing one, as Fastify does.
@@ -256,7 +263,9 @@ export class ContentTypeParserRegistry {
         if (r.matcher.test(regExpSubject(r.subject, parsed))) return r.entry
       }
     }
-    // An unparsable header is one more type without a parser: the catch-all takes it, or it is a 415.
+    // An unparsable header is one more type without a parser: the catch-all takes it, or it is a 415 (the Fastify 5
+    // level refuses it before any parser, the catch-all's and the not-found handler's included)
+    if (parsed.type === '' && this.#rules.refuseInvalidHeaders) return INVALID_HEADER
     return this.#byName.get(CATCH_ALL) ?? null
   }
 }

@@ -96,3 +96,29 @@ test('the Fastify 5 level matches parameters read leniently: quoted values, case
   const res = await app.inject({ method: 'POST', url: '/', headers: { 'content-type': 'Text/X-List ; SEP=";" ; junk' }, payload: 'a;b' })
   assert.deepEqual(res.json(), ['a', 'b'])
 })
+
+test('a Content-Type with no media type: the catch-all or the not-found handler takes it at the Fastify 4 level, 415 at the Fastify 5 level', async () => {
+  const answers = []
+  for (const [, factory] of levels) {
+    const app = factory()
+    app.register(async (scoped: any) => {
+      scoped.addContentTypeParser('*', (_req: any, _payload: unknown, done: any) => done(null, 'caught'))
+      scoped.post('/all', async (req: any) => req.body)
+    })
+    const row = []
+    for (const url of ['/all', '/missing']) {
+      const res = await app.inject({ method: 'POST', url, headers: { 'content-type': 'undefined' }, payload: 'x' })
+      row.push(res.statusCode === 200 ? res.body : res.statusCode)
+    }
+    answers.push(row)
+  }
+  assert.deepEqual(answers, [['caught', 404], [415, 415]])
+  // a media type no parser names still goes to the catch-all, or to the not-found handler without a body
+  const app5 = enclave5()
+  app5.addContentTypeParser('*', (_req: any, _payload: unknown, done: any) => done(null, 'caught'))
+  app5.post('/all', async (req: any) => req.body)
+  for (const [url, expected] of [['/all', 200], ['/missing', 404]] as const) {
+    const res = await app5.inject({ method: 'POST', url, headers: { 'content-type': 'application/jsoff' }, payload: 'x' })
+    assert.equal(res.statusCode, expected, url)
+  }
+})
