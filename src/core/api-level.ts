@@ -1,5 +1,3 @@
-import { codes, codesChangedInFastify5 } from './errors'
-
 /**
  * The Fastify API levels Enclave implements, and everything that differs between them: one policy object per level,
  * read when an application is created and when its contexts' request and reply classes are built, never on a
@@ -7,6 +5,7 @@ import { codes, codesChangedInFastify5 } from './errors'
  * at both levels and does not appear here; only the conflicts do, each with the value of both levels.
  * The table of these differences, for users, is in docs/compatibility.md ("What differs between the levels").
  */
+import { codes, codesChangedInFastify5 } from './errors'
 import type { MethodDefaults } from './http-methods'
 
 export interface ApiLevel {
@@ -44,6 +43,11 @@ export interface ApiLevel {
    * it has one, `validationContext`, and `attachValidation` attaches it (the handler runs).
    */
   readonly validatorThrowIsValidationError: boolean
+  /**
+   * A part whose root value the validator coerces (a JSON body `"12"` under `{ type: 'integer' }`): Fastify 4
+   * validates the coerced copy and hands the handler the value as sent (`"12"`); Fastify 5 hands it the coerced one (12).
+   */
+  readonly coercedRootReachesRequest: boolean
   /** `request.hostname`: Fastify 4 gives the Host header as sent (with its port), Fastify 5 the name alone. */
   readonly hostnameWithPort: boolean
   /**
@@ -192,6 +196,7 @@ export const FASTIFY_4: ApiLevel = Object.freeze({
   optionDefaults: Object.freeze({ jsonShorthand: true, requestIdHeader: 'request-id' }),
   schemaShorthand: true,
   validatorThrowIsValidationError: false,
+  coercedRootReachesRequest: false,
   hostnameWithPort: true,
   trustProxyHopCount: true,
   errorCodes: codes,
@@ -225,6 +230,7 @@ export const FASTIFY_5: ApiLevel = Object.freeze({
   optionDefaults: Object.freeze({ jsonShorthand: false, requestIdHeader: false }),
   schemaShorthand: false,
   validatorThrowIsValidationError: true,
+  coercedRootReachesRequest: true,
   hostnameWithPort: false,
   trustProxyHopCount: false,
   errorCodes: Object.freeze({ ...codes, ...codesChangedInFastify5 }),

@@ -87,12 +87,15 @@ class SchemaApp implements ShorthandRules {
   readonly contentShorthand: boolean
   /** The level policy's `validatorThrowIsValidationError`, read when a route's validators are compiled. */
   readonly validatorThrowIsValidationError: boolean
+  /** The level policy's `coercedRootReachesRequest`, read when a route's validators are compiled. */
+  readonly coercedRootReachesRequest: boolean
 
   constructor (readonly ajvOptions: AjvServerOptions, level: ApiLevel, jsonShorthand: boolean,
     readonly serializerOpts: Record<string, unknown> | undefined, readonly compileCache: CompileCache | null) {
     this.jsonShorthand = level.schemaShorthand && jsonShorthand
     this.contentShorthand = level.schemaShorthand
     this.validatorThrowIsValidationError = level.validatorThrowIsValidationError
+    this.coercedRootReachesRequest = level.coercedRootReachesRequest
   }
 }
 

@@ -46,7 +46,7 @@ export interface RouteValidation {
   /**
    * The parts (`PARENT_DATA` bits) whose validators are called with Ajv's `{ parentData, parentDataProperty }`, so a
    * root value they coerce (a body `"10"` under `type: 'integer'`) replaces the request's: the schemas whose root is
-   * not an object. Without the bit, the validator gets the data alone (no object allocated per request).
+   * not an object, at a level whose policy says so (`coercedRootReachesRequest`). Without the bit, the validator gets the data alone (no object allocated per request).
    */
   parentData: number
   /** The level policy's `validatorThrowIsValidationError`: what a validator throws becomes the part's error. */
@@ -117,7 +117,7 @@ class PartCompiler {
     }
     if (typeof validate !== 'function') return refuseEveryRequest(validate, part, this.routeName)
     if (!takesParentData(validate as ValidationFunction)) this.#dataAlone |= PARENT_DATA[part]
-    else if (mayCoerceRoot(schema, (id) => this.schemas.getSchema(id))) this.#coercingRoot |= PARENT_DATA[part]
+    else if (this.schemas.app.coercedRootReachesRequest && mayCoerceRoot(schema, (id) => this.schemas.getSchema(id))) this.#coercingRoot |= PARENT_DATA[part]
     return validate as ValidationFunction
   }
 

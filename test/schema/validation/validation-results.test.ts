@@ -47,31 +47,6 @@ for (const [level, factory] of levels) {
     assert.deepEqual(res.json(), { a: 1, seen: true })
   })
 
-  test(`${level}: a root value coerced by the schema replaces the request's (body, querystring part of a route)`, async () => {
-    const app = factory()
-    app.post('/count', { schema: { body: { type: 'integer', minimum: 1, maximum: 10 } } },
-      async (request: any) => ({ body: request.body, type: typeof request.body }))
-    app.post('/tags', { schema: { body: { type: 'array', items: { type: 'string' } } } },
-      async (request: any) => ({ body: request.body }))
-    app.post('/flag', { schema: { body: { anyOf: [{ type: 'boolean' }, { type: 'object' }] } } },
-      async (request: any) => ({ body: request.body }))
-    const json = { 'content-type': 'application/json' }
-    const count = await app.inject({ method: 'POST', url: '/count', headers: json, payload: '"10"' })
-    assert.equal(count.statusCode, 200)
-    assert.deepEqual(count.json(), { body: 10, type: 'number' })
-    assert.equal((await app.inject({ method: 'POST', url: '/count', headers: json, payload: '"11"' })).statusCode, 400)
-    assert.deepEqual((await app.inject({ method: 'POST', url: '/tags', headers: json, payload: '"one"' })).json(), { body: ['one'] })
-    assert.deepEqual((await app.inject({ method: 'POST', url: '/flag', headers: json, payload: '"true"' })).json(), { body: true })
-  })
-
-  test(`${level}: a root value is coerced with a non-baseline Ajv and through a shared schema too`, async () => {
-    const app = factory({ ajv: { customOptions: { allErrors: true } } })
-    app.addSchema({ $id: 'count', type: 'integer' })
-    app.post('/', { schema: { body: { $ref: 'count#' } } }, async (request: any) => ({ body: request.body }))
-    const res = await app.inject({ method: 'POST', url: '/', headers: { 'content-type': 'application/json' }, payload: '"3"' })
-    assert.deepEqual(res.json(), { body: 3 })
-  })
-
   test(`${level}: a custom validator without Ajv's signature is called with the data alone`, async () => {
     const calls: number[] = []
     const app = factory()
@@ -119,9 +94,9 @@ test('both levels: a compiler that gave no function refuses every request, attac
   }
 })
 
-test('the parent of the data is passed only to validators whose root value may be coerced', async () => {
+test('the parent of the data is passed only to validators whose root value may be coerced, at the Fastify 5 level only', async () => {
   const calls: Record<string, number> = {}
-  const app = enclave()
+  const app = enclave5()
   app.addSchema({ $id: 'user', type: 'object' })
   app.addSchema({ $id: 'count', type: 'integer' })
   // an Ajv-like validator (Ajv's own carry `schemaEnv`): it may take `{ parentData, parentDataProperty }`
@@ -134,4 +109,39 @@ test('the parent of the data is passed only to validators whose root value may b
     await app.inject({ method: 'POST', url, payload: {} })
   }
   assert.deepEqual(calls, { '/object': 1, '/shared-object': 1, '/shared-integer': 2, '/integer': 2, '/any-of': 2 })
+  // the Fastify 4 level never hands a coerced root to the request, so no validator gets the parent
+  const app4 = enclave()
+  app4.setValidatorCompiler(() => Object.assign((...args: unknown[]) => { calls.four = args.length; return true }, { schemaEnv: {} }))
+  app4.post('/integer', { schema: { body: { type: 'integer' } } }, async () => 'ok')
+  await app4.inject({ method: 'POST', url: '/integer', payload: {} })
+  assert.equal(calls.four, 1)
 })
+
+// A coerced root value: validated at both levels; handed to the request as coerced at the Fastify 5 level only
+// (Fastify 4 validates a coerced copy and keeps the value as sent: policy field coercedRootReachesRequest).
+for (const [level, factory, coerced] of [['Fastify 4 level', enclave, false], ['Fastify 5 level', enclave5, true]] as const) {
+  const json = { 'content-type': 'application/json' }
+  test(`${level}: a root value the body schema coerces is validated coerced, and reaches the request ${coerced ? 'coerced' : 'as sent'}`, async () => {
+    const app = factory()
+    app.post('/count', { schema: { body: { type: 'integer', minimum: 1, maximum: 10 } } },
+      async (request: any) => ({ body: request.body, type: typeof request.body }))
+    app.post('/tags', { schema: { body: { type: 'array', items: { type: 'string' } } } },
+      async (request: any) => ({ body: request.body }))
+    app.post('/flag', { schema: { body: { anyOf: [{ type: 'boolean' }, { type: 'object' }] } } },
+      async (request: any) => ({ body: request.body }))
+    const count = await app.inject({ method: 'POST', url: '/count', headers: json, payload: '"10"' })
+    assert.equal(count.statusCode, 200)
+    assert.deepEqual(count.json(), coerced ? { body: 10, type: 'number' } : { body: '10', type: 'string' })
+    assert.equal((await app.inject({ method: 'POST', url: '/count', headers: json, payload: '"11"' })).statusCode, 400)
+    assert.deepEqual((await app.inject({ method: 'POST', url: '/tags', headers: json, payload: '"one"' })).json(), { body: coerced ? ['one'] : 'one' })
+    assert.deepEqual((await app.inject({ method: 'POST', url: '/flag', headers: json, payload: '"true"' })).json(), { body: coerced ? true : 'true' })
+  })
+
+  test(`${level}: a root value is coerced with a non-baseline Ajv and through a shared schema too`, async () => {
+    const app = factory({ ajv: { customOptions: { allErrors: true } } })
+    app.addSchema({ $id: 'count', type: 'integer' })
+    app.post('/', { schema: { body: { $ref: 'count#' } } }, async (request: any) => ({ body: request.body }))
+    const res = await app.inject({ method: 'POST', url: '/', headers: json, payload: '"3"' })
+    assert.deepEqual(res.json(), { body: coerced ? 3 : '3' })
+  })
+}
