@@ -29,11 +29,19 @@ export async function localhostAddresses (): Promise<string[]> {
 /** Starts `server` listening; rejects with the server's error (EADDRINUSE, a bad port…). */
 export function listenOn (server: RawServerBase, options: object): Promise<void> {
   return new Promise<void>((resolve, reject) => {
-    server.once('error', reject)
-    server.listen(options, () => {
-      server.off('error', reject)
+    // the 'listening' event rather than listen()'s callback: a server whose listen() is wrapped (a restarting
+    // plugin's, which hands over a socket that is already bound) may only emit the event, as Node's own servers do
+    const listening = (): void => {
+      server.off('error', failed)
       resolve()
-    })
+    }
+    const failed = (err: Error): void => {
+      server.off('listening', listening)
+      reject(err)
+    }
+    server.once('error', failed)
+    server.once('listening', listening)
+    server.listen(options)
   })
 }
 

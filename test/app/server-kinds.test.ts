@@ -242,3 +242,23 @@ test('forceCloseConnections: true with a serverFactory server lacking closeAllCo
   // as in Fastify, a request still in flight on such a socket is cut off, not answered
   assert.equal(await slow, 'error ECONNRESET')
 })
+
+test('listen() resolves on the server\'s listening event: a factory server whose listen() only emits it (a socket bound beforehand) is served', async () => {
+  // what a restarting plugin does: the next application gets a server already bound, whose listen() binds nothing
+  const bound = http.createServer()
+  await new Promise<void>((resolve) => bound.listen(0, '127.0.0.1', resolve))
+  const app = enclave({
+    serverFactory (handler: http.RequestListener) {
+      bound.on('request', handler)
+      ;(bound as any).listen = function () { process.nextTick(() => bound.emit('listening')); return bound }
+      return bound
+    }
+  })
+  app.get('/', async () => ({ served: true }))
+  const address = await app.listen({ port: 0, host: '127.0.0.1' })
+  const { port } = bound.address() as import('node:net').AddressInfo
+  assert.equal(address, `http://127.0.0.1:${port}`)
+  const res = await fetch(`http://127.0.0.1:${port}/`)
+  assert.deepEqual([res.status, await res.json()], [200, { served: true }])
+  await app.close()
+})
