@@ -77,6 +77,11 @@ export interface ApiLevel {
      * 5: the header normalized (`type/subtype; name="value"`), whatever the RegExp.
      */
     regExpsSeeNormalizedHeader: boolean
+    /**
+     * A body the built-in JSON parser cannot parse: Fastify 4 answers 400 with the parser's own SyntaxError message;
+     * Fastify 5 with FST_ERR_CTP_INVALID_JSON_BODY (`Body is not valid JSON but content-type is set to 'application/json'`).
+     */
+    invalidJsonCoded: boolean
   }>
   /**
    * A handler that throws or rejects `null` or `undefined`: Fastify 4 answers an error body (Enclave's is
@@ -200,7 +205,7 @@ export const FASTIFY_4: ApiLevel = Object.freeze({
   hostnameWithPort: true,
   trustProxyHopCount: true,
   errorCodes: codes,
-  contentTypeParsers: Object.freeze({ lenientHeaders: false, refuseInvalidHeaders: false, bareNames: true, regExpsSeeNormalizedHeader: false }),
+  contentTypeParsers: Object.freeze({ lenientHeaders: false, refuseInvalidHeaders: false, bareNames: true, regExpsSeeNormalizedHeader: false, invalidJsonCoded: false }),
   nullishThrownAsPayload: false,
   errorHandlerOverrideWarns: false,
   requestSignalAssignable: true,
@@ -234,7 +239,7 @@ export const FASTIFY_5: ApiLevel = Object.freeze({
   hostnameWithPort: false,
   trustProxyHopCount: false,
   errorCodes: Object.freeze({ ...codes, ...codesChangedInFastify5 }),
-  contentTypeParsers: Object.freeze({ lenientHeaders: true, refuseInvalidHeaders: true, bareNames: false, regExpsSeeNormalizedHeader: true }),
+  contentTypeParsers: Object.freeze({ lenientHeaders: true, refuseInvalidHeaders: true, bareNames: false, regExpsSeeNormalizedHeader: true, invalidJsonCoded: true }),
   nullishThrownAsPayload: true,
   errorHandlerOverrideWarns: true,
   requestSignalAssignable: false,

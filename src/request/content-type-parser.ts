@@ -5,7 +5,7 @@
  */
 import { codes } from '../core/errors'
 import type { ApiLevel } from '../core/api-level'
-import { kPluginContext } from '../core/symbols'
+import { kApp, kPluginContext } from '../core/symbols'
 import { assertNotStarted } from '../core/start-guard'
 import type { Instance } from '../encapsulation/app-state'
 import type { RequestState } from './request'
@@ -121,7 +121,7 @@ export class ContentTypeParserRegistry {
 
   /** The root registry of an application at `level`, with the built-in `application/json` and `text/plain` parsers. */
   static root (opts: ContentTypeParserRegistryOptions, level: ApiLevel): ContentTypeParserRegistry {
-    const json: ParserEntry = { fn: createJsonParser(opts.onProtoPoisoning, opts.onConstructorPoisoning), parseAs: 'string', bodyLimit: undefined, builtin: true }
+    const json: ParserEntry = { fn: createJsonParser(opts.onProtoPoisoning, opts.onConstructorPoisoning, level.contentTypeParsers.invalidJsonCoded), parseAs: 'string', bodyLimit: undefined, builtin: true }
     const text: ParserEntry = { fn: defaultTextParser, parseAs: 'string', bodyLimit: undefined, builtin: true }
     const registry = new ContentTypeParserRegistry(opts.bodyLimit, rulesOf(level), new Map(), [], [])
     registry.#addNamed('text/plain', text)
@@ -335,7 +335,7 @@ export const contentTypeInstanceMethods = {
 
   /** A JSON parser with its own poisoning settings, to register for other types with `parseAs: 'string'`. */
   getDefaultJsonParser (this: Instance, onProtoPoisoning: PoisoningAction, onConstructorPoisoning: PoisoningAction) {
-    return createJsonParser(onProtoPoisoning, onConstructorPoisoning)
+    return createJsonParser(onProtoPoisoning, onConstructorPoisoning, this[kApp].level.contentTypeParsers.invalidJsonCoded)
   },
 
   defaultTextParser

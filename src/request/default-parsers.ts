@@ -13,8 +13,11 @@ function cannotBePoisoned (text: string): boolean {
   return text.charCodeAt(0) !== 0xFEFF && !text.includes('\\') && !text.includes('__proto__') && !text.includes('constructor')
 }
 
-/** The built-in `application/json` parser for a `parseAs: 'string'` (or `'buffer'`) body. */
-export function createJsonParser (onProtoPoisoning: PoisoningAction = 'error', onConstructorPoisoning: PoisoningAction = 'error') {
+/**
+ * The built-in `application/json` parser for a `parseAs: 'string'` (or `'buffer'`) body. `invalidJsonCoded`: the
+ * level policy's choice of error for a body it cannot parse (src/core/api-level.ts).
+ */
+export function createJsonParser (onProtoPoisoning: PoisoningAction = 'error', onConstructorPoisoning: PoisoningAction = 'error', invalidJsonCoded = false) {
   const options = { protoAction: onProtoPoisoning, constructorAction: onConstructorPoisoning }
   return function defaultJsonParser (_request: unknown, body: string | Buffer, done: ParserDone): void {
     if (body.length === 0) {
@@ -25,7 +28,11 @@ export function createJsonParser (onProtoPoisoning: PoisoningAction = 'error', o
     try {
       json = typeof body === 'string' && cannotBePoisoned(body) ? JSON.parse(body) : parseJson(body, null, options)
     } catch (err) {
-      // Malformed JSON and poisoning both throw a SyntaxError; Fastify answers 400 with its message.
+      if (invalidJsonCoded) {
+        done(new codes.FST_ERR_CTP_INVALID_JSON_BODY())
+        return
+      }
+      // Malformed JSON and poisoning both throw a SyntaxError; Fastify 4 answers 400 with its message.
       (err as Error & { statusCode?: number }).statusCode = 400
       done(err as Error)
       return

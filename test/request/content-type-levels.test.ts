@@ -122,3 +122,23 @@ test('a Content-Type with no media type: the catch-all or the not-found handler 
     assert.equal(res.statusCode, expected, url)
   }
 })
+
+test('a body the JSON parser cannot parse: Fastify 4 level answers the SyntaxError\'s message, Fastify 5 level FST_ERR_CTP_INVALID_JSON_BODY', async () => {
+  const answers = []
+  for (const [, factory] of levels) {
+    const app = factory()
+    app.post('/', async (request: any) => request.body)
+    // the parser getDefaultJsonParser() returns follows the level too
+    app.register(async (child: any) => {
+      child.addContentTypeParser('application/json', { parseAs: 'buffer' }, child.getDefaultJsonParser('error', 'ignore'))
+      child.delete('/buffered', async (request: any) => request.body)
+    })
+    for (const [method, url] of [['POST', '/'], ['DELETE', '/buffered']]) {
+      const res = await app.inject({ method, url, headers: { 'content-type': 'application/json' }, payload: ']' })
+      answers.push([res.statusCode, res.json().code, res.json().message])
+    }
+  }
+  const syntaxError = (() => { try { JSON.parse(']'); return '' } catch (err) { return (err as Error).message } })()
+  const coded = [400, 'FST_ERR_CTP_INVALID_JSON_BODY', "Body is not valid JSON but content-type is set to 'application/json'"]
+  assert.deepEqual(answers, [[400, undefined, syntaxError], [400, undefined, syntaxError], coded, coded])
+})
