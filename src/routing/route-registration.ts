@@ -13,7 +13,7 @@ import type { AppState, Instance } from '../encapsulation/app-state'
 import type { PluginContext } from '../encapsulation/plugin-context'
 import type { RouteOptions, RouteRecord } from './route-model'
 import { checkHookOptions, normalizeMethods, prefixedPaths, validateRouteOptions } from './route-checks'
-import { derivesConstraints, routeConstraints } from './router'
+import { derivesConstraints, routeConstraints, storedPath } from './router'
 import { prettyPrintOptions } from './route-printing'
 
 /** `instance.route(options)` */
@@ -88,7 +88,7 @@ function register (app: AppState, instance: Instance, plugin: PluginContext, opt
 /** The HEAD route exposed for a GET route: a route of its own, so `onRoute` hooks (swagger, helmet…) see it. */
 function addHeadRoute (app: AppState, instance: Instance, plugin: PluginContext, template: RouteOptions, getOptions: RouteOptions, reportedUrl?: string): void {
   const exposeHead = getOptions.exposeHeadRoute ?? app.options.exposeHeadRoutes
-  if (!exposeHead || app.router.hasRoute('HEAD', getOptions.url, routeConstraints(getOptions))) return
+  if (!exposeHead || app.router.hasRoute('HEAD', storedPath(app.router, getOptions.url), routeConstraints(getOptions))) return
   const headOptions: RouteOptions = { ...template, method: 'HEAD', url: getOptions.url, path: getOptions.url }
   for (const hook of plugin.hooks.onRoute) hook.call(instance, headOptions)
   validateRouteOptions(headOptions, ['HEAD'], headOptions.url, app.httpMethods)
@@ -106,7 +106,7 @@ function addToRouter (app: AppState, instance: Instance, plugin: PluginContext, 
   app.router.constrainer.validateConstraints(constraints)
   if (method === 'HEAD' && !autoHead) {
     // an explicit HEAD replaces the automatic one of the GET with the same url and constraints
-    const existing = app.router.findRoute('HEAD', url, constraints)
+    const existing = app.router.findRoute('HEAD', storedPath(app.router, url), constraints)
     if (existing !== null && (existing.store as RouteRecord).autoHead) {
       app.router.off('HEAD', url, constraints)
       app.routes.splice(app.routes.indexOf(existing.store), 1)

@@ -70,3 +70,14 @@ export function routeConstraints (options: RouteOptions): Record<string, unknown
 export function derivesConstraints (router: Router): boolean {
   return router.constrainer.strategiesInUse.size > 0 || router.constrainer.asyncStrategiesInUse.size > 0
 }
+
+/**
+ * A route path as the router stores it: find-my-way's `on` drops duplicate slashes and a trailing slash when its
+ * settings ignore them, while its `findRoute`/`hasRoute` take the path as written ('/a//:id' finds nothing once
+ * '/a/:id' is stored). Registration looks its routes up through this.
+ */
+export function storedPath (router: Router, path: string): string {
+  const settings = router as unknown as { ignoreDuplicateSlashes: boolean, ignoreTrailingSlash: boolean }
+  const single = settings.ignoreDuplicateSlashes ? FindMyWay.removeDuplicateSlashes(path) : path
+  return settings.ignoreTrailingSlash && single.length > 1 && single.endsWith('/') ? single.slice(0, -1) : single
+}
