@@ -106,6 +106,12 @@ export interface ApiLevel {
   readonly methodShorthands: readonly string[]
   /** Fastify 5 deprecates the router options given at the top level (FSTDEP022): they belong in `routerOptions`. */
   readonly topLevelRouterOptionsDeprecated: boolean
+  /**
+   * A route `logLevel` (its own or its plugin's) the application's logger does not know: Fastify 4 takes it and every
+   * request of the route fails (Enclave fails `ready()`, FST_ERR_ROUTE_OPTION_INVALID); Fastify 5 throws at
+   * registration (FST_ERR_ROUTE_LOG_LEVEL_INVALID).
+   */
+  readonly logLevelCheckedAtRegistration: boolean
   /** A parameter longer than `maxParamLength`: Fastify 4 finds no route (404), Fastify 5 answers 414 FST_ERR_MAX_PARAM_LENGTH. */
   readonly longParamAnswered: boolean
   /**
@@ -212,6 +218,7 @@ export const FASTIFY_4: ApiLevel = Object.freeze({
   httpMethods: fastify4Methods,
   methodShorthands: Object.freeze([]),
   topLevelRouterOptionsDeprecated: false,
+  logLevelCheckedAtRegistration: false,
   longParamAnswered: false,
   badUrlBeforeNotFound: false,
   prefixJoinsAfterSlash: false,
@@ -246,6 +253,7 @@ export const FASTIFY_5: ApiLevel = Object.freeze({
   httpMethods: fastify5Methods,
   methodShorthands: Object.freeze(['TRACE', 'QUERY']),
   topLevelRouterOptionsDeprecated: true,
+  logLevelCheckedAtRegistration: true,
   longParamAnswered: true,
   badUrlBeforeNotFound: true,
   prefixJoinsAfterSlash: true,

@@ -133,6 +133,7 @@ export const codes = {
   FST_ERR_ROUTE_METHOD_NOT_SUPPORTED: createError('FST_ERR_ROUTE_METHOD_NOT_SUPPORTED', '%s method is not supported.', 500),
   FST_ERR_ROUTE_BODY_VALIDATION_SCHEMA_NOT_SUPPORTED: createError('FST_ERR_ROUTE_BODY_VALIDATION_SCHEMA_NOT_SUPPORTED', 'Body validation schema for %s:%s route is not supported!', 500),
   FST_ERR_ROUTE_BODY_LIMIT_OPTION_NOT_INT: createError('FST_ERR_ROUTE_BODY_LIMIT_OPTION_NOT_INT', "'bodyLimit' option must be an integer > 0. Got '%s'", 500, TypeError),
+  FST_ERR_ROUTE_LOG_LEVEL_INVALID: createError('FST_ERR_ROUTE_LOG_LEVEL_INVALID', "Log level for '%s:%s' route must be a valid logger level. Received: '%s'", 500, TypeError),
   FST_ERR_ROUTE_HANDLER_TIMEOUT_OPTION_NOT_INT: createError('FST_ERR_ROUTE_HANDLER_TIMEOUT_OPTION_NOT_INT', "'handlerTimeout' option must be an integer > 0. Got '%s'", 500, TypeError),
   FST_ERR_MAX_PARAM_LENGTH: createError('FST_ERR_MAX_PARAM_LENGTH', "'%s' is exceeding the max param length", 414, URIError),
   FST_ERR_ROUTE_MISSING_CONTENT_TYPE: createError('FST_ERR_ROUTE_MISSING_CONTENT_TYPE', "Method '%s' must provide a 'Content-Type' header.", 400),

@@ -149,12 +149,19 @@ function logSerializers (route: RouteOptions, plugin: PluginContext): Record<str
 
 /** pino throws on an unknown level when the child logger is made: fail `ready()` rather than every request. */
 function checkLevel (logger: Logger, level: unknown, route: RouteOptions): void {
-  const known = (logger as { levels?: { values?: unknown } }).levels?.values
-  // '' is Fastify's "no level of its own"
-  if (level === undefined || level === '' || known === null || typeof known !== 'object') return
-  if (typeof level !== 'string' || (level !== 'silent' && !Object.hasOwn(known, level))) {
+  if (isUnknownLogLevel(logger, level)) {
     throw new codes.FST_ERR_ROUTE_OPTION_INVALID('logLevel', String(route.method), route.url, `unknown log level ${JSON.stringify(level)}`)
   }
+}
+
+/**
+ * Whether `level` is a route log level `logger` cannot give a child: false when there is none ('' is Fastify's "no
+ * level of its own") or the logger does not list its levels (a custom logger); 'silent' is always known.
+ */
+export function isUnknownLogLevel (logger: Logger, level: unknown): boolean {
+  const known = (logger as { levels?: { values?: unknown } }).levels?.values
+  if (level === undefined || level === '' || known === null || typeof known !== 'object') return false
+  return typeof level !== 'string' || (level !== 'silent' && !Object.hasOwn(known, level))
 }
 
 /** Mixed into the instance prototype (copied as descriptors, for the getters). */

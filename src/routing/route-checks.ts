@@ -48,7 +48,8 @@ export function validateRouteOptions (opts: LooseObject, methods: string[], url:
   if (opts.schema !== undefined && (opts.schema === null || typeof opts.schema !== 'object')) throw new codes.FST_ERR_ROUTE_OPTION_INVALID('schema', label, url, 'must be an object')
   if (opts.config !== undefined && (opts.config === null || typeof opts.config !== 'object')) throw new codes.FST_ERR_ROUTE_OPTION_INVALID('config', label, url, 'must be an object')
   if (opts.attachValidation !== undefined && typeof opts.attachValidation !== 'boolean') throw new codes.FST_ERR_ROUTE_OPTION_INVALID('attachValidation', label, url, 'must be a boolean')
-  if (opts.logLevel !== undefined && typeof opts.logLevel !== 'string') throw new codes.FST_ERR_ROUTE_OPTION_INVALID('logLevel', label, url, 'must be a string')
+  // null is no level of its own, as in Fastify (the plugin's applies)
+  if (opts.logLevel != null && typeof opts.logLevel !== 'string') throw new codes.FST_ERR_ROUTE_OPTION_INVALID('logLevel', label, url, 'must be a string')
   for (const name of ['validatorCompiler', 'serializerCompiler', 'schemaErrorFormatter']) {
     if (opts[name] !== undefined && typeof opts[name] !== 'function') throw new codes.FST_ERR_ROUTE_OPTION_INVALID(name, label, url, 'must be a function')
   }

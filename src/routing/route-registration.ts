@@ -15,6 +15,7 @@ import type { RouteOptions, RouteRecord } from './route-model'
 import { checkHookOptions, normalizeMethods, prefixedPaths, validateRouteOptions } from './route-checks'
 import { derivesConstraints, routeConstraints, storedPath } from './router'
 import { prettyPrintOptions } from './route-printing'
+import { isUnknownLogLevel } from '../request/request-identity'
 
 /** `instance.route(options)` */
 export function route (this: Instance, options: unknown): Instance {
@@ -49,6 +50,9 @@ export function route (this: Instance, options: unknown): Instance {
     attachValidation: given.attachValidation ?? false,
     // the plugin's `logLevel` register option, set before onRoute hooks so they see it; '' means none (as Fastify)
     logLevel: given.logLevel ?? plugin.logLevel ?? ''
+  }
+  if (app.level.logLevelCheckedAtRegistration && isUnknownLogLevel(app.logger, routeOptions.logLevel)) {
+    throw new codes.FST_ERR_ROUTE_LOG_LEVEL_INVALID(String(routeOptions.method), fullPath, routeOptions.logLevel)
   }
   // the automatic HEAD route starts from the options as given, before onRoute hooks changed them (as Fastify)
   const headTemplate = copyOptions(routeOptions)
