@@ -142,3 +142,25 @@ test('a body the JSON parser cannot parse: Fastify 4 level answers the SyntaxErr
   const coded = [400, 'FST_ERR_CTP_INVALID_JSON_BODY', "Body is not valid JSON but content-type is set to 'application/json'"]
   assert.deepEqual(answers, [[400, undefined, syntaxError], [400, undefined, syntaxError], coded, coded])
 })
+
+test('a body whose Content-Type fetch sends as "undefined" is a 415 for PUT, PATCH and OPTIONS, through a custom error handler', async () => {
+  for (const [name, factory] of levels) {
+    const app = factory()
+    const seen: string[] = []
+    app.setErrorHandler((err: any, req: any, reply: any) => {
+      seen.push(`${req.method} ${err.code}`)
+      reply.code(err.statusCode).type('application/json; charset=utf-8').send(err)
+    })
+    for (const method of ['put', 'patch', 'options']) app[method]('/echo', async (req: any) => ({ got: req.body ?? null }))
+    await app.listen({ port: 0, host: '127.0.0.1' })
+    const answers = []
+    for (const method of ['PUT', 'PATCH', 'OPTIONS']) {
+      // an undefined header value goes out as the text "undefined", which names no media type
+      const res = await fetch(`http://127.0.0.1:${app.server.address().port}/echo`, { method, body: 'hello world', headers: { 'Content-Type': undefined as unknown as string } })
+      answers.push([res.status, (await res.json()).code])
+    }
+    await app.close()
+    assert.deepEqual(answers, Array(3).fill([415, 'FST_ERR_CTP_INVALID_MEDIA_TYPE']), name)
+    assert.deepEqual(seen, ['PUT', 'PATCH', 'OPTIONS'].map((m) => `${m} FST_ERR_CTP_INVALID_MEDIA_TYPE`), name)
+  }
+})
