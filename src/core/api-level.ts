@@ -82,6 +82,12 @@ export interface ApiLevel {
      * Fastify 5 with FST_ERR_CTP_INVALID_JSON_BODY (`Body is not valid JSON but content-type is set to 'application/json'`).
      */
     invalidJsonCoded: boolean
+    /**
+     * A text body (`parseAs: 'string'`) that is not valid UTF-8, with a `Content-Length`: Fastify 4 measures the
+     * decoded text against it, so such a body gets FST_ERR_CTP_INVALID_CONTENT_LENGTH; Fastify 5 counts the bytes
+     * received, and the body goes on to its parser.
+     */
+    decodedTextLengthChecked: boolean
   }>
   /**
    * A handler that throws or rejects `null` or `undefined`: Fastify 4 answers an error body (Enclave's is
@@ -211,7 +217,7 @@ export const FASTIFY_4: ApiLevel = Object.freeze({
   hostnameWithPort: true,
   trustProxyHopCount: true,
   errorCodes: codes,
-  contentTypeParsers: Object.freeze({ lenientHeaders: false, refuseInvalidHeaders: false, bareNames: true, regExpsSeeNormalizedHeader: false, invalidJsonCoded: false }),
+  contentTypeParsers: Object.freeze({ lenientHeaders: false, refuseInvalidHeaders: false, bareNames: true, regExpsSeeNormalizedHeader: false, invalidJsonCoded: false, decodedTextLengthChecked: true }),
   nullishThrownAsPayload: false,
   errorHandlerOverrideWarns: false,
   requestSignalAssignable: true,
@@ -246,7 +252,7 @@ export const FASTIFY_5: ApiLevel = Object.freeze({
   hostnameWithPort: false,
   trustProxyHopCount: false,
   errorCodes: Object.freeze({ ...codes, ...codesChangedInFastify5 }),
-  contentTypeParsers: Object.freeze({ lenientHeaders: true, refuseInvalidHeaders: true, bareNames: false, regExpsSeeNormalizedHeader: true, invalidJsonCoded: true }),
+  contentTypeParsers: Object.freeze({ lenientHeaders: true, refuseInvalidHeaders: true, bareNames: false, regExpsSeeNormalizedHeader: true, invalidJsonCoded: true, decodedTextLengthChecked: false }),
   nullishThrownAsPayload: true,
   errorHandlerOverrideWarns: true,
   requestSignalAssignable: false,

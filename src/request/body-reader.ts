@@ -46,9 +46,10 @@ export function declaredLength (headers: IncomingHttpHeaders | undefined): numbe
 
 /**
  * Collects the body for a `parseAs` parser, enforcing the body limit (before and while reading) and the
- * `Content-Length` of the original request, then hands it to the parser.
+ * `Content-Length` of the original request, then hands it to the parser. `decodedLengthChecked`: the level's rule
+ * for a text body that is not UTF-8 (`contentTypeParsers.decodedTextLengthChecked` in src/core/api-level.ts).
  */
-export function readBody (instance: Instance, request: RequestState, payload: BodyStream, entry: ParserEntry, limit: number, done: ParserDone): void {
+export function readBody (instance: Instance, request: RequestState, payload: BodyStream, entry: ParserEntry, limit: number, decodedLengthChecked: boolean, done: ParserDone): void {
   const expected = declaredLength(request.headers ?? request.raw?.headers)
   if (expected > limit) {
     done(new codes.FST_ERR_CTP_BODY_TOO_LARGE())
@@ -93,12 +94,13 @@ export function readBody (instance: Instance, request: RequestState, payload: Bo
       return
     }
     const buffer = collected.length === 1 ? collected[0] : Buffer.concat(collected, received)
-    // decoding would turn invalid bytes into U+FFFD silently: a text body must be UTF-8. Fastify answers 400 too: it
+    // decoding would turn invalid bytes into U+FFFD silently: a text body must be UTF-8. Fastify 4 answers 400 too: it
     // measures the decoded text against Content-Length, so a gzip body sent as JSON gets its length mismatch
     if (entry.parseAs === 'string' && !isUtf8(buffer)) {
-      const decodedLength = Buffer.byteLength(buffer.toString('utf8'))
-      const mismatch = expected !== -1 && isOriginal && typeof encoded !== 'number' && decodedLength !== expected
-      done(mismatch ? new codes.FST_ERR_CTP_INVALID_CONTENT_LENGTH() : new codes.FST_ERR_CTP_INVALID_UTF8())
+      const decoded = buffer.toString('utf8')
+      const mismatch = decodedLengthChecked && expected !== -1 && isOriginal && typeof encoded !== 'number' && Buffer.byteLength(decoded) !== expected
+      if (mismatch) done(new codes.FST_ERR_CTP_INVALID_CONTENT_LENGTH())
+      else refuseNonUtf8(instance, request, entry, decoded, done)
       return
     }
     const body = entry.parseAs === 'string' ? buffer.toString('utf8') : buffer
@@ -129,6 +131,19 @@ export function readBody (instance: Instance, request: RequestState, payload: Bo
   payload.on('close', onAbort)
   // A stream paused explicitly (e.g. while async hooks ran) would not start flowing from a 'data' listener alone.
   if (payload.isPaused()) payload.resume()
+}
+
+/**
+ * A text body that is not UTF-8, for the parser that would have read it: a built-in parser that fails on the decoded
+ * text gives its own error, as Fastify answers (a gzip body sent as JSON is not valid JSON); otherwise the body is
+ * refused rather than parsed with U+FFFD in place of its bytes (FST_ERR_CTP_INVALID_UTF8).
+ */
+function refuseNonUtf8 (instance: Instance, request: RequestState, entry: ParserEntry, decoded: string, done: ParserDone): void {
+  if (!entry.builtin) {
+    done(new codes.FST_ERR_CTP_INVALID_UTF8())
+    return
+  }
+  runParser(entry.fn, instance, request, decoded, (err) => done(err ?? new codes.FST_ERR_CTP_INVALID_UTF8()))
 }
 
 function requestAbortedError (): Error {

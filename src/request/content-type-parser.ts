@@ -77,6 +77,7 @@ interface ParserRules {
   readonly bareNames: boolean
   readonly regExpsSeeNormalizedHeader: boolean
   readonly refuseInvalidHeaders: boolean
+  readonly decodedTextLengthChecked: boolean
   readonly parseHeader: (header: string) => ParsedContentType
   readonly unsupportedMediaType: (contentType: string | undefined) => Error
 }
@@ -207,7 +208,7 @@ export class ContentTypeParserRegistry {
       runParser(entry.fn, instance, request, payload, done)
       return
     }
-    readBody(instance, request, payload, entry, routeBodyLimit ?? entry.bodyLimit ?? this.#bodyLimit, done)
+    readBody(instance, request, payload, entry, routeBodyLimit ?? entry.bodyLimit ?? this.#bodyLimit, this.#rules.decodedTextLengthChecked, done)
   }
 
   #subjectOf (re: RegExp): RegExpSubject {
