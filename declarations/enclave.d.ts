@@ -293,6 +293,7 @@ declare namespace enclave {
   export import FindMyWayVersion = api.FindMyWayVersion
   export import ConnectionError = api.ConnectionError
   export import FastifyServerOptions = api.FastifyServerOptions
+  export import FastifyRouterOptions = api.FastifyRouterOptions
   export import FastifyHttpOptions = api.FastifyHttpOptions
   export import FastifyHttpsOptions = api.FastifyHttpsOptions
   export import FastifyHttp2Options = api.FastifyHttp2Options
