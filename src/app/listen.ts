@@ -143,10 +143,10 @@ export const listenInstanceMethods = {
           if (server !== null) log(server)
         }
       }
+      startListenHooks(app)
       // listen() resolves once the hooks that wait on no I/O have run (as in Fastify, where they finish within the
-      // ticks listen() takes to resolve); a hook waiting on I/O goes on in the background. Without hooks it resolves
-      // at once, in the same turn of the event loop as the server's 'listening', as Fastify's does (before immediates)
-      if (startListenHooks(app)) await new Promise((resolve) => setImmediate(resolve))
+      // ticks listen() takes to resolve); a hook waiting on I/O goes on in the background
+      await new Promise((resolve) => setImmediate(resolve))
       return address
     })()
     if (cb === undefined) return promise
