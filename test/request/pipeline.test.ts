@@ -144,3 +144,39 @@ test('an AsyncLocalStorage store entered in onRequest is still there after the b
   })
   assert.deepEqual(JSON.parse(answer), { store: { id: 'req-1' }, body: { a: 1 } })
 })
+
+test('a body parser that finishes in another async scope hands the request back in its own context, inside one content-type-parser:run resource that is then destroyed', async (t) => {
+  const { AsyncLocalStorage, AsyncResource, createHook, executionAsyncId } = await import('node:async_hooks')
+  const storage = new AsyncLocalStorage<string>()
+  const created = new Set<number>()
+  const destroyed = new Set<number>()
+  const hook = createHook({
+    init (id, type) { if (type === 'content-type-parser:run') created.add(id) },
+    destroy (id) { if (created.has(id)) destroyed.add(id) }
+  }).enable()
+  const elsewhere = new AsyncResource('a-connection-pool')
+  const app = enclave()
+  t.after(async () => { hook.disable(); elsewhere.emitDestroy(); await app.close() })
+  app.addHook('onRequest', (request: any, _reply: any, done: () => void) => { storage.run(request.headers['x-tenant'], done) })
+  app.addContentTypeParser('text/x-later', { parseAs: 'string' }, (_request: any, body: string, done: any) => {
+    // the parser's work finishes in a scope that knows nothing of the request (a pool, a worker's callback)
+    elsewhere.runInAsyncScope(() => setImmediate(() => {
+      if (body === 'fail') done(new Error('cannot parse'))
+      else done(null, body.toUpperCase())
+    }))
+  })
+  const seen = (request: any) => ({ tenant: storage.getStore() ?? null, inParserResource: created.has(executionAsyncId()), body: request.body ?? null })
+  app.setErrorHandler((error: Error, request: any, reply: any) => { reply.code(400).send({ error: error.message, ...seen(request) }) })
+  app.post('/', (request: any) => seen(request))
+  const send = (tenant: string, payload: string) =>
+    app.inject({ method: 'POST', url: '/', headers: { 'content-type': 'text/x-later', 'x-tenant': tenant }, payload })
+  const answers = await Promise.all([send('acme', 'one'), send('globex', 'two'), send('initech', 'fail')])
+  assert.deepEqual(answers.map((answer) => [answer.statusCode, answer.json()]), [
+    [200, { tenant: 'acme', inParserResource: true, body: 'ONE' }],
+    [200, { tenant: 'globex', inParserResource: true, body: 'TWO' }],
+    [400, { error: 'cannot parse', tenant: 'initech', inParserResource: true, body: null }]
+  ])
+  await new Promise((resolve) => setImmediate(resolve))
+  assert.equal(created.size, 3)
+  assert.deepEqual(destroyed, created)
+})
