@@ -16,7 +16,7 @@ import { serializeReply } from './payload-serializer'
 import { handleError } from './error-handler'
 import { announceTrailers, endWithTrailers } from './trailers'
 import {
-  HEAD_CANCEL_REASON, HEAD_WRITTEN_WARNING, drain, ignoreStreamEnd, logPrematureClose, logStreamFailure, pumpWebStream, releaseStream
+  HEAD_CANCEL_REASON, HEAD_WRITTEN_WARNING, HTTP2_SLICE, drain, endInSlices, ignoreStreamEnd, logPrematureClose, logStreamFailure, pumpWebStream, releaseStream
 } from './streams'
 import type { ReplyState } from './reply'
 
@@ -211,6 +211,7 @@ function writeResponse (reply: ReplyState, payload: unknown): void {
   // An automatic HEAD answer carries the GET route's headers (content-length included) and no body. A HEAD route of
   // its own ends with what it sent, as in Fastify: Node writes no body for HEAD on the wire, and inject() shows it.
   if (isHead && reply[kRoute].autoHead) res.end()
+  else if (length > HTTP2_SLICE && reply.request.raw.httpVersionMajor === 2) endInSlices(res, payload)
   else res.end(payload)
 }
 

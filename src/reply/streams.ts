@@ -15,6 +15,35 @@ export const HEAD_WRITTEN_WARNING = 'response will send, but you shouldn\'t use 
 /** The reason a web stream gets when a HEAD request does not read it (Fastify's words). */
 export const HEAD_CANCEL_REASON = 'Stream cancelled by HEAD route'
 
+/** The slice an HTTP/2 body is written in once it is larger than this: Fastify 5's, 64 KiB. */
+export const HTTP2_SLICE = 64 * 1024
+
+/**
+ * Ends an HTTP/2 response with a large body one slice at a time, each when the stream takes more. HTTP/2 counts the
+ * bytes a stream has queued against its whole session (`maxSessionMemory`, 10 MB by default): one `end()` of a 32 MB
+ * buffer would leave the session refusing every new stream (NGHTTP2_ENHANCE_YOUR_CALM) until the client read it all,
+ * even after it cancelled the stream. Written as the stream drains, a cancelled stream stops here and the client's
+ * next request is served.
+ */
+export function endInSlices (res: ServerResponse, payload: string | Buffer): void {
+  const body = typeof payload === 'string' ? Buffer.from(payload) : payload
+  let offset = 0
+  const writeMore = (): void => {
+    while (offset < body.length) {
+      if (res.destroyed) return
+      const end = Math.min(offset + HTTP2_SLICE, body.length)
+      const more = res.write(body.subarray(offset, end))
+      offset = end
+      if (!more) {
+        res.once('drain', writeMore)
+        return
+      }
+    }
+    res.end()
+  }
+  writeMore()
+}
+
 /**
  * Writes a web stream into the response one chunk at a time. The next chunk is read only when the response takes
  * more (`write()` true, or its 'drain'), so a response that closes early leaves the rest unread: the caller's watcher

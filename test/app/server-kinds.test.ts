@@ -76,6 +76,39 @@ test('http2: answers a plain-text (h2c) request', async () => {
   }
 })
 
+test('http2: a large body arrives whole, and a client that cancels one is still served its next request', async (t) => {
+  const app = enclave({ http2: true })
+  // larger than the session's default memory (10 MB): one end() of it would leave the session refusing new streams
+  const large = Buffer.alloc(32 * 1024 * 1024 + 7)
+  for (let i = 0; i < large.length; i += 4093) large[i] = i % 251
+  app.get('/large', async (_req: any, reply: any) => reply.type('application/octet-stream').send(large))
+  app.get('/small', async () => 'still here')
+  const address = await app.listen({ port: 0 })
+  const client = http2.connect(address)
+  t.after(async () => { client.close(); await app.close() })
+
+  const whole = await new Promise<{ length: string, body: Buffer }>((resolve, reject) => {
+    const stream = client.request({ ':path': '/large' })
+    const chunks: Buffer[] = []
+    let length = ''
+    stream.on('response', (headers) => { length = String(headers['content-length']) })
+    stream.on('data', (chunk: Buffer) => chunks.push(chunk))
+    stream.on('end', () => resolve({ length, body: Buffer.concat(chunks) }))
+    stream.on('error', reject)
+  })
+  assert.equal(whole.length, String(large.length))
+  assert.ok(whole.body.equals(large))
+
+  // the next client reads the headers only, cancels, and asks for something else on the same session
+  const cancelled = client.request({ ':path': '/large' })
+  cancelled.on('error', () => {})
+  await once(cancelled, 'response')
+  cancelled.pause()
+  await new Promise((resolve) => setTimeout(resolve, 50))
+  cancelled.close(http2.constants.NGHTTP2_CANCEL)
+  assert.deepEqual(await h2Request(client, { ':path': '/small' }), { status: 200, type: 'text/plain; charset=utf-8', body: 'still here' })
+})
+
 test('http2 over TLS: h2 requests with bodies; allowHTTP1 also answers HTTP/1.1; close() ends open sessions', async (t) => {
   const { key, cert } = selfSignedCertificate(t)
   const app = enclave({ http2: true, https: { allowHTTP1: true, key, cert } })
