@@ -9,7 +9,7 @@ import { warnDeprecated } from '../core/deprecations'
 import { kApp } from '../core/symbols'
 import type { Instance } from '../encapsulation/app-state'
 import { startListenHooks } from '../hooks/application-hooks'
-import { bindSecondary, listenOn, localhostAddresses } from './loopback'
+import { bindSecondary, listenOn, listenOnLocalhost, localhostAddresses } from './loopback'
 import { checkWriteGathering } from './write-gathering-check'
 import type { Logger } from '../types/logger'
 import type { RawServerBase } from '../types/raw'
@@ -130,23 +130,27 @@ export const listenInstanceMethods = {
         for (const address of addresses) (this.log as Logger).info(listenTextResolver !== undefined ? listenTextResolver(address) : `Server listening at ${address}`)
         return addresses[0]
       }
-      const others = listenOptions.host === undefined && listenOptions.path === undefined ? await localhostAddresses() : []
-      if (others.length > 0) listenOptions.host = others.shift()
-      await listenOn(app.server, listenOptions)
+      // no host: localhost, all of its loopback addresses. As in Fastify, the server listens on the name (Node
+      // resolves it and binds the first address), and the other addresses are looked up and bound after it, so that
+      // listen() settles after the same two resolver round trips as Fastify's
+      const onLocalhost = listenOptions.host === undefined && listenOptions.path === undefined
+      if (onLocalhost) await listenOnLocalhost(app.server, listenOptions)
+      else await listenOn(app.server, listenOptions)
       app.listening = true
       const address = log(app.server)
       // the other addresses of localhost, on the same port (not with a serverFactory: its server is the app's only one)
-      const port = (app.server.address() as AddressInfo).port
-      if (app.options.serverFactory === undefined) {
+      const { port, address: primary } = app.server.address() as AddressInfo
+      if (onLocalhost && app.options.serverFactory === undefined) {
+        const others = (await localhostAddresses()).filter((host) => host !== primary)
         for (const host of others) {
           const server = await bindSecondary(app, { ...listenOptions, host, port })
           if (server !== null) log(server)
         }
       }
-      startListenHooks(app)
       // listen() resolves once the hooks that wait on no I/O have run (as in Fastify, where they finish within the
-      // ticks listen() takes to resolve); a hook waiting on I/O goes on in the background
-      await new Promise((resolve) => setImmediate(resolve))
+      // ticks listen() takes to resolve); a hook waiting on I/O goes on in the background. Without hooks it resolves
+      // at once, in the same turn of the event loop as the server's 'listening', as Fastify's does (before immediates)
+      if (startListenHooks(app)) await new Promise((resolve) => setImmediate(resolve))
       return address
     })()
     if (cb === undefined) return promise

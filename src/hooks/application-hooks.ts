@@ -27,9 +27,9 @@ export async function runApplicationHooks (app: AppState, name: ApplicationHookL
 /**
  * Starts the `onListen` hooks once the server listens, without waiting for them (as Fastify 4): a
  * context's hooks run one after another, then its child contexts' start side by side. The server already listens, so
- * a failing hook is logged and the others still run.
+ * a failing hook is logged and the others still run. Whether there was any to start.
  */
-export function startListenHooks (app: AppState): void {
+export function startListenHooks (app: AppState): boolean {
   const own = new Map<PluginContext, ApplicationHookEntry[]>()
   for (const hook of app.applicationHooks.onListen) {
     const context = hook.instance[kPluginContext]
@@ -48,6 +48,7 @@ export function startListenHooks (app: AppState): void {
     for (const child of context.children) void runContext(child)
   }
   if (own.size > 0) void runContext(app.root[kPluginContext])
+  return own.size > 0
 }
 
 /** One hook in either style: callback (`done`) or returning a promise. */
