@@ -86,6 +86,8 @@ export interface FastifyServerOptions<RawServer extends RawServerBase = RawServe
   onConstructorPoisoning?: ConstructorAction
   /** `true` for a pino logger, pino options, or a logger instance with pino's methods. Default `false`. */
   logger?: boolean | (FastifyLoggerOptions<RawServer> & PinoLoggerOptions) | Logger
+  /** A logger instance with pino's methods (Fastify 5's option; at the Fastify 4 level `logger` takes one too). */
+  loggerInstance?: Logger
   /** fast-json-stringify options of the default serializer compiler. */
   serializerOpts?: SerializerServerOptions
   /** Builds the server from Enclave's request listener. */
