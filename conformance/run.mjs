@@ -1,9 +1,9 @@
 /**
  * The conformance runner (`npm run conformance`): fastify@4.29.1's own tests run on Enclave's build (or, with
  * `--fastify 5`, fastify@5.12.8's: conformance/lib/levels.mjs). Fetches and checks Fastify's package into a cache
- * outside the repository, points its entry at the framework under test, runs the kept test files (and, for 4.29.1,
- * the tsd type tests as the `types` area), reports per file and per area, and in `--ci` mode holds the results to
- * the level's expectations file. `--help` lists the options; docs/conformance.md explains the rest.
+ * outside the repository, points its entry at the framework under test, runs the kept test files (and the type tests
+ * as the `types` area: tsd for 4.29.1, tstyche for 5.12.8), reports per file and per area, and in `--ci` mode holds
+ * the results to the level's expectations file. `--help` lists the options; docs/conformance.md explains the rest.
  */
 import { existsSync, mkdirSync } from 'node:fs'
 import path from 'node:path'
@@ -21,14 +21,14 @@ import { checkoutId, log } from './lib/paths.mjs'
 import { nodeArgsFor } from './lib/levels.mjs'
 
 function prepare (options) {
-  const { entry } = options.level
+  const { entry, types } = options.level
   if (!options.self && !existsSync(entry)) throw new Error(`${entry} is missing: run \`npm run build\` first`)
   const dir = cacheDir(process.env, options.level)
   mkdirSync(dir, { recursive: true })
   const tarball = fetchTarball(dir, options.level)
   const dependencies = installDependencies(dir, options.level)
   const fastify = preparePristine(tarball, path.join(dir, 'fastify'), dependencies)
-  const enclave = enclaveTarget({ compileCache: options.compileCache, entry })
+  const enclave = enclaveTarget({ compileCache: options.compileCache, entry, types })
   // A tree for each target and checkout, fresh every run: some tests write files beside themselves.
   const tree = (name, target) => () => prepareTestTree(tarball, path.join(dir, `tests-${name}-${checkoutId}`), dependencies, target)
   const selfTree = tree('self', fastify)
@@ -74,7 +74,7 @@ async function main () {
   const started = Date.now()
   const prepared = prepare(options)
   const files = options.tests ? await runTestFiles(options, prepared) : []
-  const types = options.types && !options.grep ? await runTypeTests(prepared.tree, options.filePattern) : null
+  const types = options.types && !options.grep ? await runTypeTests(prepared.tree, options.filePattern, options.level) : null
   const summary = summarize(files, types, { self: options.self, seconds: (Date.now() - started) / 1000, version: options.level.version })
   if (options.json) writeJson(options.json, summary)
   if (options.markdown) writeText(options.markdown, renderMarkdown(summary))

@@ -8,7 +8,7 @@ import { readFileSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { conformanceDir, log } from './paths.mjs'
 import { readEntries, formatEntry, SEPARATOR } from './entry-lines.mjs'
-import { ENCLAVE_DECLARATIONS } from './type-tests.mjs'
+import { ENCLAVE_DECLARATIONS, TYPES_PROJECT } from './type-reports.mjs'
 
 export const EXPECTATIONS_FILE = path.join(conformanceDir, 'expectations.txt')
 
@@ -46,9 +46,10 @@ function collectOutcomes (summary) {
 function judge (entry, { seen, testFiles, typeFiles, typesComplete, grep }) {
   const status = seen.get(key(entry.file, entry.name))
   if (status === 'fail' || status === 'lost') return 'fail'
-  if (entry.file.startsWith('test/types/') || entry.file === ENCLAVE_DECLARATIONS) {
-    // tsd lists only what fails: a checked line without a diagnostic passes.
-    return typeFiles.has(entry.file) || (typesComplete && entry.file === ENCLAVE_DECLARATIONS) ? 'pass' : null
+  const wholeRun = entry.file === ENCLAVE_DECLARATIONS || entry.file === TYPES_PROJECT
+  if (entry.file.startsWith('test/types/') || wholeRun) {
+    // The type reports list only what fails: a checked line without a diagnostic passes.
+    return typeFiles.has(entry.file) || (typesComplete && wholeRun) ? 'pass' : null
   }
   if (!testFiles.has(entry.file)) return null
   if (status === 'pass') return 'pass'

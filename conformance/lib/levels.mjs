@@ -7,7 +7,7 @@
  */
 import { readFileSync } from 'node:fs'
 import path from 'node:path'
-import { conformanceDir, enclaveEntry, enclaveEntryOf } from './paths.mjs'
+import { conformanceDir, enclaveEntry, enclaveEntryOf, enclaveTypes, enclaveTypesModule, publishedTypesOf, repoRoot } from './paths.mjs'
 
 const pinned = (file) => JSON.parse(readFileSync(path.join(conformanceDir, file), 'utf8'))
 
@@ -31,10 +31,27 @@ function level (major, { pin, deps, suffix, runner, nodeArgs, types, entry }) {
 }
 
 export const LEVELS = {
-  // .taprc's node-arg, so Fastify 4's files run under the flags its own runner gives them.
-  4: level(4, { pin: 'fastify.json', deps: 'deps', suffix: '', runner: 'tap', nodeArgs: ['--allow-natives-syntax'], types: true, entry: enclaveEntry }),
-  // borp runs each file with node:test; its type tests (tstyche) are not run here. Enclave's `./fastify5` entry.
-  5: level(5, { pin: 'fastify-5.json', deps: 'deps5', suffix: '-5', runner: 'node:test', nodeArgs: ['--test-reporter=tap'], types: false, entry: enclaveEntryOf(5) })
+  // .taprc's node-arg, so Fastify 4's files run under the flags its own runner gives them; tsd for its type tests.
+  4: level(4, {
+    pin: 'fastify.json',
+    deps: 'deps',
+    suffix: '',
+    runner: 'tap',
+    nodeArgs: ['--allow-natives-syntax'],
+    types: { checker: 'tsd', declarations: enclaveTypes, module: enclaveTypesModule },
+    entry: enclaveEntry
+  }),
+  // borp runs each file with node:test, and tstyche its type tests (test/types/*.tst.ts). Enclave's `./fastify5`
+  // entry, with the declarations package.json publishes for it.
+  5: level(5, {
+    pin: 'fastify-5.json',
+    deps: 'deps5',
+    suffix: '-5',
+    runner: 'node:test',
+    nodeArgs: ['--test-reporter=tap'],
+    types: { checker: 'tstyche', declarations: publishedTypesOf('./fastify5'), module: path.join(repoRoot, 'dist', 'src', 'fastify5.d.ts') },
+    entry: enclaveEntryOf(5)
+  })
 }
 
 export const DEFAULT_LEVEL = LEVELS[4]

@@ -4,8 +4,8 @@ import { levelOf } from './levels.mjs'
 
 export const USAGE = `Usage: npm run conformance -- [options]   (or: node conformance/run.mjs [options])
 Runs fastify@4.29.1's own tests (the kept public-behaviour files, and its tsd type tests) on Enclave's build.
-  --fastify <4|5>         whose suite: 4 (fastify@4.29.1, the default) or 5 (fastify@5.12.8's node:test files,
-                          with its own lists conformance/*-5.txt; its type tests are not run: --no-types implied)
+  --fastify <4|5>         whose suite: 4 (fastify@4.29.1, the default) or 5 (fastify@5.12.8's node:test files and
+                          its tstyche type tests, with its own lists conformance/*-5.txt)
   --self                  run them on the real fastify instead (must pass 100%: proves runner and skip list)
   --file <regex>          only the test files whose path (test/...) matches
   --grep <regex>          only the top-level tests whose name matches (tap's TAP_GREP)
@@ -13,7 +13,7 @@ Runs fastify@4.29.1's own tests (the kept public-behaviour files, and its tsd ty
   --markdown <path>       write the Markdown summary (per-area table, files that end early)
   --timeout <seconds>     per-file time limit; a file still running is killed and reported (default 60)
   --jobs <n>              test files run at once (default 2)
-  --no-types              skip the types area (tsd)
+  --no-types              skip the types area (tsd, or tstyche for --fastify 5)
   --types-only            run only the types area
   --compile-cache         give every application a compile cache (compileCache: { dir }, one directory per test
                           process), so that the tests also run through it: first starts write, later ones load

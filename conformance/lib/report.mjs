@@ -36,6 +36,10 @@ export function summarize (files, types, { self, seconds, version = DEFAULT_LEVE
 /** Type-test files checked (the report also lists Enclave declaration files that had errors). */
 const typeTestFiles = (types) => types.files.filter((file) => file.file.startsWith('test/types/')).length
 
+/** What the types area counts: tsd's assertion lines, or tstyche's assertions (expect calls and error directives). */
+const typeUnits = (types) => types.checker === 'tstyche' ? 'assertions' : 'assertion lines'
+const notChecked = (types) => types.lostLines ? `, ${types.lostLines} of the failing not checked` : ''
+
 function areaRows (summary) {
   const rows = AREAS.filter((area) => summary.areas[area].files > 0).map((area) => [area, summary.areas[area]])
   if (summary.total.files > 0) rows.push(['**all**', summary.total])
@@ -56,8 +60,8 @@ export function renderMarkdown (summary) {
   }
   if (summary.types) {
     const t = summary.types
-    lines.push('', `**types** (tsd, ${typeTestFiles(t)} files): ${t.assertionLines} assertion lines, ${t.failedLines} failing ` +
-      `(${percent(t.assertionLines - t.failedLines, t.assertionLines)} pass), plus ${t.otherErrorLines} error lines outside assertions.`)
+    lines.push('', `**types** (${t.checker}, ${typeTestFiles(t)} files): ${t.assertionLines} ${typeUnits(t)}, ${t.failedLines} failing ` +
+      `(${percent(t.assertionLines - t.failedLines, t.assertionLines)} pass${notChecked(t)}), plus ${t.otherErrorLines} error lines outside assertions.`)
   }
   lines.push('', '## Files that end early (stopped, crashed or hung)', '')
   if (summary.brokenFiles.length === 0) lines.push('None.')
@@ -67,7 +71,7 @@ export function renderMarkdown (summary) {
     lines.push(`| \`${file.file}\` | ${file.area} | ${file.counts.kept} | ${file.counts.passed} | ${file.counts.failed} | ${file.status} |`)
   }
   if (summary.types) {
-    lines.push('', '## Type tests per file', '', '| file | assertion lines | failing | other error lines |', '|---|---:|---:|---:|')
+    lines.push('', '## Type tests per file', '', `| file | ${typeUnits(summary.types)} | failing | other error lines |`, '|---|---:|---:|---:|')
     for (const file of summary.types.files) lines.push(`| \`${file.file}\` | ${file.assertionLines} | ${file.failedLines.length} | ${file.otherErrorLines.length} |`)
   }
   return lines.join('\n') + '\n'
@@ -81,7 +85,7 @@ export function renderConsole (summary) {
   }
   if (summary.types) {
     const t = summary.types
-    lines.push(`${'types'.padEnd(14)} ${String(typeTestFiles(t)).padStart(5)} ${String(t.assertionLines).padStart(6)} ${String(t.assertionLines - t.failedLines).padStart(6)} ${String(t.failedLines).padStart(6)} ${percent(t.assertionLines - t.failedLines, t.assertionLines).padStart(7)}  (assertion lines; ${t.otherErrorLines} error lines outside assertions)`)
+    lines.push(`${'types'.padEnd(14)} ${String(typeTestFiles(t)).padStart(5)} ${String(t.assertionLines).padStart(6)} ${String(t.assertionLines - t.failedLines).padStart(6)} ${String(t.failedLines).padStart(6)} ${percent(t.assertionLines - t.failedLines, t.assertionLines).padStart(7)}  (${typeUnits(t)}${notChecked(t)}; ${t.otherErrorLines} error lines outside assertions)`)
   }
   for (const broken of summary.brokenFiles) lines.push(`${broken.status}: ${broken.file}: ${broken.why}; ${broken.lost} tests lost`)
   lines.push('')

@@ -130,13 +130,14 @@ export function preparePristine (tarball, dir, dependencies) {
 }
 
 /**
- * Enclave's build as a target (`compileCache`: see `entryShim`). Where a test and Enclave both use a package, an
- * application gets one copy of it (npm de-duplicates ranges that overlap), so the Enclave tree resolves Enclave's:
+ * Enclave's build as a target (`compileCache`: see `entryShim`; `types`: a level's, the declarations entry and the
+ * module of all its types). Where a test and Enclave both use a package, an application gets one copy of it (npm
+ * de-duplicates ranges that overlap), so the Enclave tree resolves Enclave's:
  * `ajv`, whose plugins (ajv-errors, ajv-formats…) build code with the `ajv` they resolve, and `pino`, whose `Logger`
  * a type test expects `app.log` to be (two copies would be two unrelated types). Fastify's tree keeps the ones it uses.
  */
-export function enclaveTarget ({ compileCache = false, entry = enclaveEntry } = {}) {
+export function enclaveTarget ({ compileCache = false, entry = enclaveEntry, types = { declarations: enclaveTypes, module: enclaveTypesModule } } = {}) {
   const enclaveCopy = (name) => path.dirname(createRequire(entry).resolve(`${name}/package.json`))
   const shared = { ajv: enclaveCopy('ajv'), pino: enclaveCopy('pino') }
-  return { main: entry, types: enclaveTypes, typesModule: enclaveTypesModule, shared, compileCache }
+  return { main: entry, types: types.declarations, typesModule: types.module, shared, compileCache }
 }

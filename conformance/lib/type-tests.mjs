@@ -1,24 +1,21 @@
 /**
- * The `types` area: Fastify's own type tests (test/types/*.test-d.ts) checked by tsd against the framework's
- * declarations (through the tree's fastify.d.ts and types/ shims). The unit is the assertion: each tsd call
- * (expectType, expectError, …), named by the line it starts on. An assertion fails when a diagnostic falls inside
- * it; a diagnostic outside every assertion (an import of a type the framework lacks, say) is an error line.
+ * The `types` area: Fastify's own type tests checked against the framework's declarations (through the tree's
+ * fastify.d.ts and types/ shims), by the checker the level names (conformance/lib/levels.mjs). Fastify 4.29.1's
+ * (test/types/*.test-d.ts) run here with tsd; Fastify 5's run with tstyche (tstyche-tests.mjs). With tsd the unit is
+ * the assertion: each tsd call (expectType, expectError, …), named by the line it starts on. An assertion fails when a
+ * diagnostic falls inside it; a diagnostic outside every assertion (an import of a type the framework lacks, say) is
+ * an error line.
  */
 import { readdirSync, readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import path from 'node:path'
-import { log, repoRoot } from './paths.mjs'
+import { log } from './paths.mjs'
+import { runTstyche } from './tstyche-tests.mjs'
+import { declarationReport, namedLine, treeRelative, typesResult } from './type-reports.mjs'
 
 const ASSERTIONS = new Set(['expectType', 'expectNotType', 'expectAssignable', 'expectNotAssignable', 'expectError',
   'expectDeprecated', 'expectNotDeprecated', 'expectNever', 'printType', 'expectDocCommentIncludes'])
 const TYPE_TESTS_DIR = 'test/types'
-/** The report name of errors found inside Enclave's own declarations. */
-export const ENCLAVE_DECLARATIONS = '(enclave declarations)'
-
-const oneLine = (text, max = 160) => {
-  const flat = text.replace(/\s+/g, ' ').trim()
-  return flat.length > max ? flat.slice(0, max - 1) + '…' : flat
-}
 
 /** Each assertion call of a file: `{ start, end, text }` with 1-based lines, in source order. */
 function findAssertions (ts, file, source) {
@@ -56,40 +53,14 @@ function fileReport (ts, tree, file, diagnostics) {
     const into = assertion ? failed : other
     const line = assertion ? assertion.start : diagnostic.line
     const text = assertion ? assertion.text : lines[line - 1] ?? ''
-    if (!into.has(line)) into.set(line, { line, name: `line ${line}: ${oneLine(text, 100)}`, message: oneLine(diagnostic.message, 400) })
+    if (!into.has(line)) into.set(line, namedLine(line, text, diagnostic.message))
   }
   const sorted = (map) => [...map.values()].sort((a, b) => a.line - b.line)
   return { file, assertionLines: assertionLines.size, failedLines: sorted(failed), otherErrorLines: sorted(other) }
 }
 
-/**
- * Errors that tsd reports inside the framework's own declarations (a test's module augmentation clashing with
- * them, say): named by message, since their line numbers move with every build.
- */
-function declarationReport (file, diagnostics) {
-  // Under one name for all of Enclave's files, so that moving a declaration between files changes nothing here.
-  const inEnclave = !path.relative(repoRoot, path.resolve(file)).startsWith('..')
-  const errors = new Map()
-  for (const diagnostic of diagnostics) {
-    const message = oneLine(diagnostic.message)
-    if (!errors.has(message)) errors.set(message, { line: diagnostic.line, name: `error: ${message}`, message })
-  }
-  return { file: inEnclave ? ENCLAVE_DECLARATIONS : file, assertionLines: 0, failedLines: [], otherErrorLines: [...errors.values()] }
-}
-
-/** Merges the reports that share a name (Enclave's declaration files). */
-function mergeReports (reports) {
-  const byName = new Map()
-  for (const report of reports) {
-    const seen = byName.get(report.file)
-    if (!seen) byName.set(report.file, report)
-    else seen.otherErrorLines.push(...report.otherErrorLines.filter((line) => !seen.otherErrorLines.some((other) => other.name === line.name)))
-  }
-  return [...byName.values()]
-}
-
-/** Runs tsd in `tree`; `{ files, assertionLines, failedLines, otherErrorLines, seconds }` (the last three are counts). */
-export async function runTypeTests (tree, filePattern) {
+/** Runs tsd on the type tests of `tree` (those matching `filePattern`); the area's result (type-reports.mjs), or null. */
+async function runTsd (tree, filePattern, version) {
   const requireInTree = createRequire(path.join(tree, 'package.json'))
   const tsd = requireInTree('tsd').default
   const ts = requireInTree('typescript')
@@ -97,25 +68,22 @@ export async function runTypeTests (tree, filePattern) {
   const files = readdirSync(path.join(tree, TYPE_TESTS_DIR)).filter((name) => name.endsWith('.test-d.ts'))
     .map((name) => `${TYPE_TESTS_DIR}/${name}`).filter((file) => !pattern || pattern.test(file)).sort()
   if (files.length === 0) return null
-  log(`type-checking ${files.length} type test files of fastify@4.29.1 with tsd`)
+  log(`type-checking ${files.length} type test files of fastify@${version} with tsd`)
   const started = Date.now()
   const diagnostics = await tsd({ cwd: tree, testFiles: files })
   const byFile = new Map(files.map((file) => [file, []]))
   for (const diagnostic of diagnostics) {
-    const relative = path.relative(tree, diagnostic.fileName)
-    const file = relative.startsWith('..') ? diagnostic.fileName : relative.split(path.sep).join('/')
+    const file = treeRelative(tree, diagnostic.fileName)
     if (!byFile.has(file)) byFile.set(file, [])
     byFile.get(file).push(diagnostic)
   }
-  const reports = mergeReports([...byFile].map(([file, found]) => file.startsWith(`${TYPE_TESTS_DIR}/`)
+  return typesResult('tsd', [...byFile].map(([file, found]) => file.startsWith(`${TYPE_TESTS_DIR}/`)
     ? fileReport(ts, tree, file, found)
-    : declarationReport(file, found)))
-  const sum = (key) => reports.reduce((total, report) => total + (typeof report[key] === 'number' ? report[key] : report[key].length), 0)
-  return {
-    files: reports,
-    assertionLines: sum('assertionLines'),
-    failedLines: sum('failedLines'),
-    otherErrorLines: sum('otherErrorLines'),
-    seconds: Math.round((Date.now() - started) / 100) / 10
-  }
+    : declarationReport(file, found)), started)
+}
+
+/** Runs the type tests of `tree` with the checker of `level` (`level.types.checker`); the area's result, or null. */
+export async function runTypeTests (tree, filePattern, level) {
+  if (level.types.checker === 'tstyche') return runTstyche(tree, filePattern, level.version)
+  return runTsd(tree, filePattern, level.version)
 }

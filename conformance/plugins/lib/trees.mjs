@@ -39,7 +39,7 @@ export function prepareFastify (target, level, { compileCache = false } = {}) {
   const dependencies = installDependencies(dir, level.fastify)
   const framework = target === 'self'
     ? preparePristine(tarball, path.join(pluginsCacheDir(level), `fastify-pristine-${checkoutId}`), dependencies)
-    : enclaveTarget({ compileCache, entry: level.fastify.entry })
+    : enclaveTarget({ compileCache, entry: level.fastify.entry, types: level.fastify.types })
   const name = `fastify-${target}${compileCache ? '-compile-cache' : ''}-${checkoutId}`
   return prepareTestTree(tarball, path.join(pluginsCacheDir(level), name), dependencies, framework)
 }
