@@ -21,7 +21,7 @@ import type {
 } from '../dist/src/index'
 
 type Root<Server extends api.RawServerBase, Request extends api.RawRequestDefaultExpression<Server>, Reply extends api.RawReplyDefaultExpression<Server>, Logger extends api.FastifyBaseLogger, TypeProvider extends api.FastifyTypeProvider> =
-  api.FastifyInstance<Server, Request, Reply, Logger, TypeProvider> & PromiseLike<api.FastifyInstance<Server, Request, Reply, Logger, TypeProvider>>
+  api.FastifyInstance<Server, Request, Reply, Logger, TypeProvider> & api.InstancePromiseLike<api.FastifyInstance<Server, Request, Reply, Logger, TypeProvider>>
 
 /** Creates an application (the root encapsulation context); the overloads of `EnclaveFactory`. */
 declare function enclave<
@@ -87,6 +87,8 @@ declare namespace enclave {
   export import RecordKeysToLowercase = api.RecordKeysToLowercase
   export import HttpHeader = api.HttpHeader
   export import NoInferCompat = api.NoInferCompat
+  export import SafePromiseLike = api.SafePromiseLike
+  export import InstancePromiseLike = api.InstancePromiseLike
   // src/types/raw.ts
   export import RawServerBase = api.RawServerBase
   export import RawServerDefault = api.RawServerDefault
@@ -185,6 +187,7 @@ declare namespace enclave {
   // src/types/reply.ts
   export import AnyReply = api.AnyReply
   export import FastifyReply = api.FastifyReply
+  export import ReplyOf = api.ReplyOf
   // src/types/hooks.ts
   export import HookHandlerDoneFunction = api.HookHandlerDoneFunction
   export import DoneFuncWithErrOrRes = api.DoneFuncWithErrOrRes

@@ -12,10 +12,11 @@ import type { FastifyBaseLogger } from './logger'
 import type { FastifyHttp2Options, FastifyHttp2SecureOptions, FastifyHttpOptions, FastifyHttpsOptions } from './options'
 import type { FastifyTypeProvider, FastifyTypeProviderDefault } from './type-provider'
 import type { RawReplyDefaultExpression, RawRequestDefaultExpression } from './raw'
+import type { InstancePromiseLike } from './utils'
 
 /** The root instance the factory returns: an instance, and a promise of it once every plugin is loaded. */
 type RootInstance<Server extends http.Server | https.Server | http2.Http2Server | http2.Http2SecureServer, Request extends RawRequestDefaultExpression<Server>, Reply extends RawReplyDefaultExpression<Server>, Logger extends FastifyBaseLogger, TypeProvider extends FastifyTypeProvider> =
-  FastifyInstance<Server, Request, Reply, Logger, TypeProvider> & PromiseLike<FastifyInstance<Server, Request, Reply, Logger, TypeProvider>>
+  FastifyInstance<Server, Request, Reply, Logger, TypeProvider> & InstancePromiseLike<FastifyInstance<Server, Request, Reply, Logger, TypeProvider>>
 
 /** The type of the factory export. */
 export interface EnclaveFactory {

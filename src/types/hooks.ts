@@ -8,7 +8,7 @@ import type { Readable } from 'node:stream'
 import type { FastifyError } from './errors'
 import type { FastifyInstance } from './instance'
 import type { FastifyRequest } from './request'
-import type { FastifyReply } from './reply'
+import type { ReplyOf } from './reply'
 import type { FastifyBaseLogger } from './logger'
 import type { FastifySchema } from './compilers'
 import type { RouteGenericInterface } from './route-generic'
@@ -43,7 +43,7 @@ interface RequestReplyHook<
   (
     this: FastifyInstance<RawServer, RawRequest, RawReply, Logger, TypeProvider>,
     request: FastifyRequest<RouteGeneric, RawServer, RawRequest, SchemaCompiler, TypeProvider, ContextConfig, Logger>,
-    reply: FastifyReply<RawServer, RawRequest, RawReply, RouteGeneric, ContextConfig, SchemaCompiler, TypeProvider>,
+    reply: ReplyOf<RawServer, RawRequest, RawReply, RouteGeneric, ContextConfig, SchemaCompiler, TypeProvider>,
     ...rest: Rest
   ): Return
 }

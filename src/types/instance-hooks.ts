@@ -132,6 +132,8 @@ export interface FastifyInstanceHooks<
   addHook<Fn extends onCloseHookHandler<RawServer, RawRequest, RawReply, Logger, TypeProvider> | onCloseAsyncHookHandler<RawServer, RawRequest, RawReply, Logger, TypeProvider> = onCloseHookHandler<RawServer, RawRequest, RawReply, Logger, TypeProvider>>(
     name: 'onClose', hook: HookArgument<Fn, onCloseHookHandler<RawServer, RawRequest, RawReply, Logger, TypeProvider>, onCloseAsyncHookHandler<RawServer, RawRequest, RawReply, Logger, TypeProvider>>
   ): FastifyInstance<RawServer, RawRequest, RawReply, Logger, TypeProvider>
+  /** `onClose` with an object to dispose of when the instance closes (`Symbol.asyncDispose`, else `Symbol.dispose`). */
+  addHook(name: 'onClose', hook: AsyncDisposable | Disposable): FastifyInstance<RawServer, RawRequest, RawReply, Logger, TypeProvider>
 
   /** `preClose`: `close()` was called, before the server stops accepting connections. */
   addHook<Fn extends preCloseHookHandler<RawServer, RawRequest, RawReply, Logger, TypeProvider> | preCloseAsyncHookHandler<RawServer, RawRequest, RawReply, Logger, TypeProvider> = preCloseHookHandler<RawServer, RawRequest, RawReply, Logger, TypeProvider>>(

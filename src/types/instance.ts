@@ -13,7 +13,7 @@ import type { ConstraintStrategy, FindResult } from 'find-my-way'
 import type { Chain as LightMyRequestChain, InjectOptions, Response as LightMyRequestResponse, CallbackFunc as LightMyRequestCallback } from 'light-my-request'
 import type { FastifyError } from './errors'
 import type { FastifyRequest } from './request'
-import type { FastifyReply } from './reply'
+import type { FastifyReply, ReplyOf } from './reply'
 import type { FastifyBaseLogger, FastifyChildLoggerFactory } from './logger'
 import type { FastifySchema, FastifySchemaCompiler, FastifySchemaControllerOptions, FastifySerializerCompiler, SchemaErrorFormatter } from './compilers'
 import type {
@@ -32,7 +32,7 @@ import type {
 import type { preHandlerAsyncHookHandler, preHandlerHookHandler, preValidationAsyncHookHandler, preValidationHookHandler } from './hooks'
 import type { FastifyTypeProvider, FastifyTypeProviderDefault, SharedSchemasOf, WithSharedSchema } from './type-provider'
 import type { RawReplyDefaultExpression, RawRequestDefaultExpression, RawServerBase, RawServerDefault } from './raw'
-import type { ContextConfigDefault, HTTPMethods } from './utils'
+import type { ContextConfigDefault, HTTPMethods, InstancePromiseLike } from './utils'
 
 /** Phantom key marking Enclave's instance type (to tell it from another framework's); no runtime value. */
 declare const kEnclaveInstance: unique symbol
@@ -96,14 +96,14 @@ export interface FastifyInstance<
 
   // ---- lifecycle ----
   /** Waits until every plugin registered so far is loaded. */
-  after(): FastifyInstance<RawServer, RawRequest, RawReply, Logger, TypeProvider> & PromiseLike<undefined>
+  after(): FastifyInstance<RawServer, RawRequest, RawReply, Logger, TypeProvider> & InstancePromiseLike<undefined>
   after(afterListener: (err: Error | null) => void): FastifyInstance<RawServer, RawRequest, RawReply, Logger, TypeProvider>
   /** Stops listening, runs `preClose` and `onClose` hooks. */
   close(): Promise<undefined>
   close(closeListener: (err?: Error) => void): undefined
   [Symbol.asyncDispose](): Promise<undefined>
   /** Loads every plugin and runs `onReady` hooks. */
-  ready(): FastifyInstance<RawServer, RawRequest, RawReply, Logger, TypeProvider> & PromiseLike<undefined>
+  ready(): FastifyInstance<RawServer, RawRequest, RawReply, Logger, TypeProvider> & InstancePromiseLike<undefined>
   ready(readyListener: (err: Error | null) => void): FastifyInstance<RawServer, RawRequest, RawReply, Logger, TypeProvider>
   /** Starts listening; resolves to the address. */
   listen(opts: FastifyListenOptions, callback: (err: Error | null, address: string) => void): void
@@ -129,7 +129,7 @@ export interface FastifyInstance<
    * Adds a plugin in a new encapsulation context. An inline plugin's instance has this instance's type provider (so
    * its inference, and its shared schemas), and Fastify's default server and logger types.
    */
-  register: FastifyRegister<FastifyInstance<RawServer, RawRequest, RawReply, Logger, TypeProvider> & PromiseLike<undefined>, RawServerDefault, TypeProvider, FastifyBaseLogger>
+  register: FastifyRegister<FastifyInstance<RawServer, RawRequest, RawReply, Logger, TypeProvider> & InstancePromiseLike<undefined>, RawServerDefault, TypeProvider, FastifyBaseLogger>
   /** Whether a plugin with this name (fastify-plugin `name` metadata) is registered. */
   hasPlugin(name: string): boolean
   /**
@@ -142,6 +142,8 @@ export interface FastifyInstance<
   /** Adds a property to the replies of this context; type it by declaration merging on `FastifyReply`. */
   decorateReply: DecorationMethod<FastifyReply, FastifyInstance<RawServer, RawRequest, RawReply, Logger, TypeProvider>>
   hasDecorator(decorator: string | symbol): boolean
+  /** The value of a decorator this context sees (FST_ERR_DEC_UNDECLARED when there is none); `T` is its type. */
+  getDecorator<T>(name: string | symbol): T
   hasRequestDecorator(decorator: string | symbol): boolean
   hasReplyDecorator(decorator: string | symbol): boolean
 
@@ -217,7 +219,7 @@ export interface FastifyInstance<
       this: FastifyInstance<RawServer, RawRequest, RawReply, Logger, TypeProvider>,
       error: TError,
       request: FastifyRequest<RouteGeneric, RawServer, RawRequest, SchemaCompiler, HandlerTypeProvider>,
-      reply: FastifyReply<RawServer, RawRequest, RawReply, RouteGeneric, ContextConfigDefault, SchemaCompiler, HandlerTypeProvider>
+      reply: ReplyOf<RawServer, RawRequest, RawReply, RouteGeneric, ContextConfigDefault, SchemaCompiler, HandlerTypeProvider>
     ) => any | Promise<any>
   ): FastifyInstance<RawServer, RawRequest, RawReply, Logger, TypeProvider>
 

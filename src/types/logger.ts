@@ -5,7 +5,7 @@
 import type pino from 'pino'
 import type { FastifyError } from './errors'
 import type { FastifyInstance } from './instance'
-import type { FastifyReply } from './reply'
+import type { ReplyOf } from './reply'
 import type { FastifyRequest } from './request'
 import type { RouteGenericInterface } from './route-generic'
 import type { FastifySchema } from './compilers'
@@ -41,7 +41,7 @@ export interface FastifyLoggerStreamDestination {
 export type ResSerializerReply<_RawServer extends RawServerBase, RawReply> = Partial<RawReply> & Pick<RawReply, 'statusCode' & keyof RawReply>
 
 type DefaultRequest<S extends RawServerBase> = FastifyRequest<RouteGenericInterface, S, RawRequestDefaultExpression<S>, FastifySchema, FastifyTypeProviderDefault>
-type DefaultReply<S extends RawServerBase> = FastifyReply<S, RawRequestDefaultExpression<S>, RawReplyDefaultExpression<S>, RouteGenericInterface, ContextConfigDefault, FastifySchema, FastifyTypeProviderDefault>
+type DefaultReply<S extends RawServerBase> = ReplyOf<S, RawRequestDefaultExpression<S>, RawReplyDefaultExpression<S>, RouteGenericInterface, ContextConfigDefault, FastifySchema, FastifyTypeProviderDefault>
 
 /**
  * The `logger` factory option as an object: pino's options, plus serializers, a destination `stream` or a `file`.

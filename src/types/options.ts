@@ -11,7 +11,7 @@ import type { ConstraintStrategy, HTTPVersion } from 'find-my-way'
 import type { FastifyError } from './errors'
 import type { FastifyInstance } from './instance'
 import type { FastifyRequest, RequestGenericInterface } from './request'
-import type { FastifyReply } from './reply'
+import type { ReplyOf } from './reply'
 import type { FastifyContextConfig } from './context'
 import type { FastifyBaseLogger, FastifyLoggerOptions, PinoLoggerOptions } from './logger'
 import type { AjvServerOptions, FastifySchema, FastifySchemaControllerOptions, SchemaErrorFormatter, SerializerServerOptions } from './compilers'
@@ -142,7 +142,7 @@ export interface FastifyServerOptions<RawServer extends RawServerBase = RawServe
   frameworkErrors?: <RequestGeneric extends RequestGenericInterface = RequestGenericInterface, TypeProvider extends FastifyTypeProvider = FastifyTypeProviderDefault, SchemaCompiler extends FastifySchema = FastifySchema>(
     error: FastifyError,
     req: FastifyRequest<RequestGeneric, RawServer, RawRequestDefaultExpression<RawServer>, FastifySchema, TypeProvider>,
-    res: FastifyReply<RawServer, RawRequestDefaultExpression<RawServer>, RawReplyDefaultExpression<RawServer>, RequestGeneric, FastifyContextConfig, SchemaCompiler, TypeProvider>
+    res: ReplyOf<RawServer, RawRequestDefaultExpression<RawServer>, RawReplyDefaultExpression<RawServer>, RequestGeneric, FastifyContextConfig, SchemaCompiler, TypeProvider>
   ) => void
   /** Rewrites the URL before routing; `this` is the root instance. */
   rewriteUrl?: (

@@ -14,13 +14,13 @@ export type RawServerBase = http.Server | https.Server | http2.Http2Server | htt
 export type RawServerDefault = http.Server
 
 /** The incoming message type of a server type: Node's `IncomingMessage`, or `Http2ServerRequest` for HTTP/2. */
-export type RawRequestDefaultExpression<RawServer extends RawServerBase = RawServerDefault> =
+export type RawRequestDefaultExpression<RawServer = RawServerDefault> =
   RawServer extends http.Server | https.Server ? http.IncomingMessage
     : RawServer extends http2.Http2Server | http2.Http2SecureServer ? http2.Http2ServerRequest
       : never
 
 /** The response type of a server type: Node's `ServerResponse`, or `Http2ServerResponse` for HTTP/2. */
-export type RawReplyDefaultExpression<RawServer extends RawServerBase = RawServerDefault> =
+export type RawReplyDefaultExpression<RawServer = RawServerDefault> =
   RawServer extends http.Server | https.Server ? http.ServerResponse
     : RawServer extends http2.Http2Server | http2.Http2SecureServer ? http2.Http2ServerResponse
       : never

@@ -18,6 +18,7 @@ import type {
 } from './type-provider'
 import type { RawReplyDefaultExpression, RawRequestDefaultExpression, RawServerBase, RawServerDefault } from './raw'
 import type { ContextConfigDefault, HttpHeader, ReplyKeysToCodes } from './utils'
+import type { AtLevel } from './level'
 
 export type { ReplyGenericInterface } from './route-generic'
 export type { ResolveReplyTypeWithRouteGeneric } from './type-provider'
@@ -38,22 +39,28 @@ type SerializationFunction = (payload: { [key: string]: unknown }) => string
 /**
  * The reply object: Node's response (`raw`) with the sending API.
  *
- * @typeParam RouteGeneric - the route generic: its `Reply` types `send()` and the handler's return value.
+ * Its first four type parameters are the ones Fastify 5 reordered: at the Fastify 4 level `FastifyReply<RawServer,
+ * RawRequest, RawReply, RouteGeneric, …>`, at the Fastify 5 level `FastifyReply<RouteGeneric, RawServer, RawRequest,
+ * RawReply, …>` (src/types/level.ts). They are named by position, and read by role with `AtLevel`; `ReplyOf` below
+ * takes them by role. The other four are the same at both levels.
+ *
+ * @typeParam ContextConfig - the route's `config`.
  * @typeParam SchemaCompiler - the route's schema, whose `response` types the reply when the generic does not.
+ * @typeParam TypeProvider - the type provider the route was declared with.
  * @typeParam ReplyType - what `send()` accepts (computed from the above; `code()` narrows it).
  */
 export interface FastifyReply<
-  RawServer extends RawServerBase = RawServerDefault,
-  RawRequest extends RawRequestDefaultExpression<RawServer> = RawRequestDefaultExpression<RawServer>,
-  RawReply extends RawReplyDefaultExpression<RawServer> = RawReplyDefaultExpression<RawServer>,
-  RouteGeneric extends RouteGenericInterface = RouteGenericInterface,
+  First extends AtLevel<RawServerBase, RouteGenericInterface> = AtLevel<RawServerDefault, RouteGenericInterface>,
+  Second extends AtLevel<RawRequestDefaultExpression<First>, RawServerBase> = AtLevel<RawRequestDefaultExpression<First>, RawServerDefault>,
+  Third extends AtLevel<RawReplyDefaultExpression<First>, RawRequestDefaultExpression<Second>> = AtLevel<RawReplyDefaultExpression<First>, RawRequestDefaultExpression<Second>>,
+  Fourth extends AtLevel<RouteGenericInterface, RawReplyDefaultExpression<Second>> = AtLevel<RouteGenericInterface, RawReplyDefaultExpression<Second>>,
   ContextConfig = ContextConfigDefault,
   SchemaCompiler extends FastifySchema = FastifySchema,
   TypeProvider extends FastifyTypeProvider = FastifyTypeProviderDefault,
-  ReplyType extends FastifyReplyType = ResolveFastifyReplyType<TypeProvider, SchemaCompiler, RouteGeneric>
+  ReplyType extends FastifyReplyType = ResolveFastifyReplyType<TypeProvider, SchemaCompiler, AtLevel<Fourth, First>>
 > {
   /** Node's server response. */
-  raw: RawReply
+  raw: AtLevel<Third, Fourth>
   /** @deprecated Use `routeOptions.config`. */
   context: FastifyReplyContext<ContextConfig>
   /** The route's options. */
@@ -65,13 +72,13 @@ export interface FastifyReply<
   /** The request's logger. */
   log: FastifyBaseLogger
   /** The request this reply answers. */
-  request: FastifyRequest<RouteGeneric, RawServer, RawRequest, SchemaCompiler, TypeProvider>
+  request: FastifyRequest<AtLevel<Fourth, First>, AtLevel<First, Second>, AtLevel<Second, Third>, SchemaCompiler, TypeProvider>
   /** The instance of the encapsulation context the route belongs to. */
   server: FastifyInstance
   /** Sets the status code; the following `send()` is checked against that code's reply type. */
-  code<Code extends ReplyKeysToCodes<keyof RouteGeneric['Reply']>>(statusCode: Code): FastifyReply<RawServer, RawRequest, RawReply, RouteGeneric, ContextConfig, SchemaCompiler, TypeProvider, ResolveReplyTypeWithRouteGeneric<RouteGeneric['Reply'], Code, SchemaCompiler, TypeProvider>>
+  code<Code extends ReplyKeysToCodes<keyof AtLevel<Fourth, First>['Reply']>>(statusCode: Code): FastifyReply<First, Second, Third, Fourth, ContextConfig, SchemaCompiler, TypeProvider, ResolveReplyTypeWithRouteGeneric<AtLevel<Fourth, First>['Reply'], Code, SchemaCompiler, TypeProvider>>
   /** Alias of `code()`. */
-  status<Code extends ReplyKeysToCodes<keyof RouteGeneric['Reply']>>(statusCode: Code): FastifyReply<RawServer, RawRequest, RawReply, RouteGeneric, ContextConfig, SchemaCompiler, TypeProvider, ResolveReplyTypeWithRouteGeneric<RouteGeneric['Reply'], Code, SchemaCompiler, TypeProvider>>
+  status<Code extends ReplyKeysToCodes<keyof AtLevel<Fourth, First>['Reply']>>(statusCode: Code): FastifyReply<First, Second, Third, Fourth, ContextConfig, SchemaCompiler, TypeProvider, ResolveReplyTypeWithRouteGeneric<AtLevel<Fourth, First>['Reply'], Code, SchemaCompiler, TypeProvider>>
   /** The status code to send (200 by default); setting it is the same as `code()`. */
   statusCode: number
   /** Whether the response has been sent (or the reply hijacked). Only `true` may be assigned. */
@@ -80,29 +87,29 @@ export interface FastifyReply<
    * Sends the payload: an object or array is serialized (with the response schema of the status code when there is
    * one), a string, Buffer, typed array or stream is sent as it is, an Error goes to the error handler.
    */
-  send(payload?: ReplyType): FastifyReply<RawServer, RawRequest, RawReply, RouteGeneric, ContextConfig, SchemaCompiler, TypeProvider>
+  send(payload?: ReplyType): FastifyReply<First, Second, Third, Fourth, ContextConfig, SchemaCompiler, TypeProvider>
   /** Sets one header. */
-  header(key: HttpHeader, value: any): FastifyReply<RawServer, RawRequest, RawReply, RouteGeneric, ContextConfig, SchemaCompiler, TypeProvider>
+  header(key: HttpHeader, value: any): FastifyReply<First, Second, Third, Fourth, ContextConfig, SchemaCompiler, TypeProvider>
   /** Sets several headers. */
-  headers(values: Partial<Record<HttpHeader, number | string | string[] | undefined>>): FastifyReply<RawServer, RawRequest, RawReply, RouteGeneric, ContextConfig, SchemaCompiler, TypeProvider>
+  headers(values: Partial<Record<HttpHeader, number | string | string[] | undefined>>): FastifyReply<First, Second, Third, Fourth, ContextConfig, SchemaCompiler, TypeProvider>
   getHeader(key: HttpHeader): number | string | string[] | undefined
   getHeaders(): Record<HttpHeader, number | string | string[] | undefined>
-  removeHeader(key: HttpHeader): FastifyReply<RawServer, RawRequest, RawReply, RouteGeneric, ContextConfig, SchemaCompiler, TypeProvider>
+  removeHeader(key: HttpHeader): FastifyReply<First, Second, Third, Fourth, ContextConfig, SchemaCompiler, TypeProvider>
   hasHeader(key: HttpHeader): boolean
   /** @deprecated Use `redirect(url, statusCode)`. */
-  redirect(statusCode: number, url: string): FastifyReply<RawServer, RawRequest, RawReply, RouteGeneric, ContextConfig, SchemaCompiler, TypeProvider>
+  redirect(statusCode: number, url: string): FastifyReply<First, Second, Third, Fourth, ContextConfig, SchemaCompiler, TypeProvider>
   /** Redirects to `url` (302 unless a code is given or already set). */
-  redirect(url: string, statusCode?: number): FastifyReply<RawServer, RawRequest, RawReply, RouteGeneric, ContextConfig, SchemaCompiler, TypeProvider>
+  redirect(url: string, statusCode?: number): FastifyReply<First, Second, Third, Fourth, ContextConfig, SchemaCompiler, TypeProvider>
   /** Tells Enclave the response is written by hand on `reply.raw`: no hooks or sending after this. */
-  hijack(): FastifyReply<RawServer, RawRequest, RawReply, RouteGeneric, ContextConfig, SchemaCompiler, TypeProvider>
+  hijack(): FastifyReply<First, Second, Third, Fourth, ContextConfig, SchemaCompiler, TypeProvider>
   /** Answers with the not-found handler of the encapsulation context. */
   callNotFound(): void
   /** @deprecated Use `elapsedTime`. */
   getResponseTime(): number
   /** Sets the `Content-Type` header. */
-  type(contentType: string): FastifyReply<RawServer, RawRequest, RawReply, RouteGeneric, ContextConfig, SchemaCompiler, TypeProvider>
+  type(contentType: string): FastifyReply<First, Second, Third, Fourth, ContextConfig, SchemaCompiler, TypeProvider>
   /** Serializes this reply's payload with `fn` instead of the route's serializer. */
-  serializer(fn: (payload: any) => string): FastifyReply<RawServer, RawRequest, RawReply, RouteGeneric, ContextConfig, SchemaCompiler, TypeProvider>
+  serializer(fn: (payload: any) => string): FastifyReply<First, Second, Third, Fourth, ContextConfig, SchemaCompiler, TypeProvider>
   /** Serializes a payload as `send()` would (the route's serializer for the status code, or JSON). */
   serialize(payload: any): string | ArrayBuffer | Buffer
   /** The serializer compiled for a status code (and content type) of this route, or for a schema. */
@@ -118,16 +125,35 @@ export interface FastifyReply<
   /** Adds an HTTP trailer, computed once the payload is sent. */
   trailer: (
     key: string,
-    fn: ((reply: FastifyReply<RawServer, RawRequest, RawReply, RouteGeneric, ContextConfig, SchemaCompiler, TypeProvider>, payload: string | Buffer | null) => Promise<string>)
-      | ((reply: FastifyReply<RawServer, RawRequest, RawReply, RouteGeneric, ContextConfig, SchemaCompiler, TypeProvider>, payload: string | Buffer | null, done: (err: Error | null, value?: string) => void) => void)
-  ) => FastifyReply<RawServer, RawRequest, RawReply, RouteGeneric, ContextConfig, SchemaCompiler, TypeProvider>
+    fn: ((reply: FastifyReply<First, Second, Third, Fourth, ContextConfig, SchemaCompiler, TypeProvider>, payload: string | Buffer | null) => Promise<string>)
+      | ((reply: FastifyReply<First, Second, Third, Fourth, ContextConfig, SchemaCompiler, TypeProvider>, payload: string | Buffer | null, done: (err: Error | null, value?: string) => void) => void)
+  ) => FastifyReply<First, Second, Third, Fourth, ContextConfig, SchemaCompiler, TypeProvider>
   hasTrailer(key: string): boolean
-  removeTrailer(key: string): FastifyReply<RawServer, RawRequest, RawReply, RouteGeneric, ContextConfig, SchemaCompiler, TypeProvider>
+  removeTrailer(key: string): FastifyReply<First, Second, Third, Fourth, ContextConfig, SchemaCompiler, TypeProvider>
   /**
    * Sends a `103 Early Hints` informational response (`Link` preloads, …) before the final one; `callback` runs once
    * it is written. Over HTTP/2 the hints travel as an informational HEADERS frame.
    */
   writeEarlyHints: (hints: Record<string, string | string[]>, callback?: () => void) => void
+  /** The value of a reply decorator (FST_ERR_DEC_UNDECLARED when there is none); `T` is its type. */
+  getDecorator<T>(name: string | symbol): T
 }
 
 export type { FastifyReply as EnclaveReply }
+
+/**
+ * `FastifyReply` with its parameters given by role, in Fastify 4's order, whatever the level: what Enclave's own
+ * types (hooks, handlers, options) write, so that they mean the same reply at both levels.
+ */
+export type ReplyOf<
+  RawServer extends RawServerBase = RawServerDefault,
+  RawRequest extends RawRequestDefaultExpression<RawServer> = RawRequestDefaultExpression<RawServer>,
+  RawReply extends RawReplyDefaultExpression<RawServer> = RawReplyDefaultExpression<RawServer>,
+  RouteGeneric extends RouteGenericInterface = RouteGenericInterface,
+  ContextConfig = ContextConfigDefault,
+  SchemaCompiler extends FastifySchema = FastifySchema,
+  TypeProvider extends FastifyTypeProvider = FastifyTypeProviderDefault
+> = FastifyReply<
+  AtLevel<RawServer, RouteGeneric>, AtLevel<RawRequest, RawServer>, AtLevel<RawReply, RawRequest>, AtLevel<RouteGeneric, RawReply>,
+  ContextConfig, SchemaCompiler, TypeProvider
+>

@@ -149,6 +149,10 @@ export interface FastifyRequest<
   /** Validates data against a schema or a request part of this route; returns whether it is valid. */
   validateInput(input: any, schema: { [key: string]: any }, httpPart?: HTTPRequestPart): boolean
   validateInput(input: any, httpPart?: HTTPRequestPart): boolean
+  /** The value of a request decorator (FST_ERR_DEC_UNDECLARED when there is none); `T` is its type. */
+  getDecorator<T>(name: string | symbol): T
+  /** Sets a request decorator declared with `decorateRequest()` on this request (FST_ERR_DEC_UNDECLARED otherwise). */
+  setDecorator<T = unknown>(name: string | symbol, value: T): void
 }
 
 export type { FastifyRequest as EnclaveRequest }

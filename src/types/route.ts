@@ -8,7 +8,7 @@ import type { ConstraintStrategy } from 'find-my-way'
 import type { FastifyError } from './errors'
 import type { FastifyInstance } from './instance'
 import type { FastifyRequest, RouteGenericOfRequest } from './request'
-import type { FastifyReply } from './reply'
+import type { ReplyOf } from './reply'
 import type { FastifyBaseLogger, FastifyChildLoggerFactory, LogLevel } from './logger'
 import type { FastifyContextConfig } from './context'
 import type { FastifySchema, FastifySchemaCompiler, FastifySerializerCompiler, SchemaErrorFormatter } from './compilers'
@@ -79,7 +79,7 @@ export interface RouteShorthandOptions<
     this: FastifyInstance<RawServer, RawRequest, RawReply, Logger, TypeProvider>,
     error: FastifyError,
     request: FastifyRequest<RouteGeneric, RawServer, RawRequest, NoInfer<SchemaCompiler>, TypeProvider, ContextConfig, Logger>,
-    reply: FastifyReply<RawServer, RawRequest, RawReply, RouteGeneric, ContextConfig, NoInfer<SchemaCompiler>, TypeProvider>
+    reply: ReplyOf<RawServer, RawRequest, RawReply, RouteGeneric, ContextConfig, NoInfer<SchemaCompiler>, TypeProvider>
   ) => void
   childLoggerFactory?: FastifyChildLoggerFactory<RawServer, RawRequest, RawReply, Logger, TypeProvider>
   schemaErrorFormatter?: SchemaErrorFormatter
@@ -112,7 +112,7 @@ export type RouteHandlerMethod<
 > = (
   this: FastifyInstance<RawServer, RawRequest, RawReply, Logger, TypeProvider>,
   request: FastifyRequest<RouteGeneric, RawServer, RawRequest, SchemaCompiler, TypeProvider, ContextConfig, Logger>,
-  reply: FastifyReply<RawServer, RawRequest, RawReply, RouteGeneric, ContextConfig, SchemaCompiler, TypeProvider>
+  reply: ReplyOf<RawServer, RawRequest, RawReply, RouteGeneric, ContextConfig, SchemaCompiler, TypeProvider>
 ) => ResolveFastifyReplyReturnType<TypeProvider, SchemaCompiler, RouteGeneric>
 
 /** Route options that include the handler (the two-argument form of the shorthand methods). */
@@ -270,7 +270,7 @@ export type RouteHandler<
 > = (
   this: FastifyInstance<RawServer, RawRequest, RawReply, Logger, TypeProvider>,
   request: FastifyRequest<RouteGeneric, RawServer, RawRequest, SchemaCompiler, TypeProvider, ContextConfig, Logger>,
-  reply: FastifyReply<RawServer, RawRequest, RawReply, RouteGeneric, ContextConfig, SchemaCompiler, TypeProvider>
+  reply: ReplyOf<RawServer, RawRequest, RawReply, RouteGeneric, ContextConfig, SchemaCompiler, TypeProvider>
 ) => ResolveFastifyReplyReturnType<TypeProvider, SchemaCompiler, RouteGeneric>
 
 /** The deprecated application-wide raw handler of unmatched requests (`setDefaultRoute`). */

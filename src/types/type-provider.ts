@@ -15,20 +15,36 @@ import type { FastifySchema } from './compilers'
 import type { AnyReply } from './reply'
 import type { ExpandShorthand, IsReplyMap, PayloadForStatus, ResponseTypesFromSchema, RouteGenericInterface } from './route-generic'
 import type { RecordKeysToLowercase } from './utils'
+import type { AtLevel } from './level'
 
 /**
  * A Fastify type provider: a type-level function from a schema to its type, in either of Fastify's two forms.
  * Fastify 4's maps `input` to `output`; Fastify 5's maps `schema` to `validator` (the type of a request part) and
  * `serializer` (the type of a reply). Both forms are read at both levels, so a provider made for either works.
- * Fastify 5's members are optional: a Fastify 4 provider written as a plain object type (`{ input: …, output: … }`,
- * as Fastify 4's own type tests do) must still satisfy this interface; a Fastify 5 provider makes them required.
+ * Which members are required follows the level, as in each Fastify: a plain object type written as a provider
+ * (`{ input: …, output: … }` at Fastify 4, `{ schema, validator, serializer }` at Fastify 5, as their type tests
+ * write them) satisfies this interface at its own level; the other form's members are optional.
  */
-export interface FastifyTypeProvider {
+// an interface (not an alias of the level's form) so that providers and augmentations keep extending it by name
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type
+export interface FastifyTypeProvider extends AtLevel<TypeProviderMembers4, TypeProviderMembers5> {}
+
+/** A type provider at the Fastify 4 level: `input` and `output` (Fastify 4's), Fastify 5's members optional. */
+interface TypeProviderMembers4 {
   readonly input: unknown
   readonly output: unknown
   readonly schema?: unknown
   readonly validator?: unknown
   readonly serializer?: unknown
+}
+
+/** A type provider at the Fastify 5 level: `schema`, `validator` and `serializer`, as Fastify 5 requires them. */
+interface TypeProviderMembers5 {
+  readonly schema: unknown
+  readonly validator: unknown
+  readonly serializer: unknown
+  readonly input?: unknown
+  readonly output?: unknown
 }
 
 /** Phantom key under which Enclave's provider records the instance's shared schemas; it has no runtime value. */

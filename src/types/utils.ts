@@ -2,6 +2,7 @@
  * Small shared types: HTTP methods, the defaults of the generic parameters, status-code keys and header names.
  */
 import type * as http from 'node:http'
+import type { AtLevel } from './level'
 
 type MethodName =
   | 'DELETE' | 'GET' | 'HEAD' | 'PATCH' | 'POST' | 'PUT' | 'OPTIONS' | 'PROPFIND' | 'PROPPATCH' | 'MKCOL' | 'COPY'
@@ -54,6 +55,16 @@ type WithoutIndexSignature<T> = { [K in keyof T as string extends K ? never : nu
 
 /** A header name: one Node knows (offered by editors) or any other string. */
 export type HttpHeader = keyof WithoutIndexSignature<http.OutgoingHttpHeaders> | (string & Record<never, never>)
+
+/**
+ * Fastify 5's name for what `ready()`, `after()`, `register()` and the factory return beside the instance: a
+ * `PromiseLike` branded so that linters' no-floating-promise rules know the instance may be used without awaiting it.
+ * The brand has no runtime value.
+ */
+export type SafePromiseLike<T> = PromiseLike<T> & { __linterBrands: 'SafePromiseLike' }
+
+/** The awaitable side of an instance: Fastify 4's `PromiseLike`, or Fastify 5's `SafePromiseLike`. */
+export type InstancePromiseLike<T> = AtLevel<PromiseLike<T>, SafePromiseLike<T>>
 
 /** A copy of `T` that inference does not look into (what `NoInfer` does, for code written before TypeScript 5.4). */
 export type NoInferCompat<T> = { [K in keyof T]: T[K] }
