@@ -139,6 +139,6 @@ export function checkPluginMeta (instance: Instance, fn: PluginFunction, name: s
     }
   }
   for (const dependency of meta.dependencies ?? []) {
-    if (!context.registeredPlugins.includes(dependency)) throw new codes.FST_ERR_PLUGIN_DEPENDENCY_MISSING(dependency, name)
+    if (!context.registeredPlugins.includes(dependency)) throw new codes.FST_ERR_PLUGIN_DEPENDENCY_NOT_REGISTERED(dependency, name)
   }
 }

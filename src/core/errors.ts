@@ -137,6 +137,8 @@ export const codes = {
   FST_ERR_ROUTE_HANDLER_TIMEOUT_OPTION_NOT_INT: createError('FST_ERR_ROUTE_HANDLER_TIMEOUT_OPTION_NOT_INT', "'handlerTimeout' option must be an integer > 0. Got '%s'", 500, TypeError),
   FST_ERR_MAX_PARAM_LENGTH: createError('FST_ERR_MAX_PARAM_LENGTH', "'%s' is exceeding the max param length", 414, URIError),
   FST_ERR_ROUTE_MISSING_CONTENT_TYPE: createError('FST_ERR_ROUTE_MISSING_CONTENT_TYPE', "Method '%s' must provide a 'Content-Type' header.", 400),
+  // Fastify 5 exports it and throws it nowhere (kept for plugins that name it); so does Enclave, at both levels
+  FST_ERR_ROUTE_MISSING_CONTENT: createError('FST_ERR_ROUTE_MISSING_CONTENT', "Method '%s' must provide a request body.", 400),
   // Fastify 5 (present at both levels): the route's `handlerTimeout` passed before the response was sent
   FST_ERR_HANDLER_TIMEOUT: createError('FST_ERR_HANDLER_TIMEOUT', "Request timed out after %s ms on route '%s'", 503),
   FST_ERR_ROUTE_OPTION_INVALID: createError('FST_ERR_ROUTE_OPTION_INVALID', 'Invalid option "%s" for route "%s:%s": %s', 500, TypeError),
@@ -148,7 +150,7 @@ export const codes = {
   FST_ERR_PLUGIN_VERSION_MISMATCH: createError('FST_ERR_PLUGIN_VERSION_MISMATCH', "fastify-plugin: %s - expected '%s' fastify version, '%s' is installed"),
   FST_ERR_PLUGIN_NOT_PRESENT_IN_INSTANCE: createError('FST_ERR_PLUGIN_NOT_PRESENT_IN_INSTANCE', "The decorator '%s'%s is not present in %s"),
   FST_ERR_PLUGIN_INVALID_ASYNC_HANDLER: createError('FST_ERR_PLUGIN_INVALID_ASYNC_HANDLER', 'The %s plugin being registered mixes async and callback styles. Async plugin should not mix async and callback style.', 500, TypeError),
-  FST_ERR_PLUGIN_DEPENDENCY_MISSING: createError('FST_ERR_PLUGIN_DEPENDENCY_MISSING', "The dependency '%s' of plugin '%s' is not registered"),
+  FST_ERR_PLUGIN_DEPENDENCY_NOT_REGISTERED: createError('FST_ERR_PLUGIN_DEPENDENCY_NOT_REGISTERED', "The dependency '%s' of plugin '%s' is not registered"),
   FST_ERR_PLUGIN_NOT_VALID: createError('FST_ERR_PLUGIN_NOT_VALID', 'fastify-plugin: %s'),
   // kept for code that refers to them; avvio's own errors (AVV_ERR_*) are what Enclave and Fastify 4 throw
   FST_ERR_PLUGIN_CALLBACK_NOT_FN: createError('FST_ERR_PLUGIN_CALLBACK_NOT_FN', 'fastify-plugin: %s', 500, TypeError),

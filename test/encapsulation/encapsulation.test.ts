@@ -339,7 +339,7 @@ test('plugin-meta dependencies: present loads, missing fails with a clear error'
   const bad = enclave()
   bad.register(fp(async () => {}, { name: 'repo', dependencies: ['db'] }))
   await assert.rejects(bad.ready(), (err: any) => {
-    assert.equal(err.code, 'FST_ERR_PLUGIN_DEPENDENCY_MISSING')
+    assert.equal(err.code, 'FST_ERR_PLUGIN_DEPENDENCY_NOT_REGISTERED')
     assert.equal(err.message, "The dependency 'db' of plugin 'repo' is not registered")
     return true
   })
@@ -349,7 +349,7 @@ test('a dependency registered in a sibling context does not count', async () => 
   const app = enclave()
   app.register(async (a: any) => { a.register(fp(async () => {}, { name: 'db' })) })
   app.register(async (b: any) => { b.register(fp(async () => {}, { name: 'repo', dependencies: ['db'] })) })
-  await assert.rejects(app.ready(), { code: 'FST_ERR_PLUGIN_DEPENDENCY_MISSING' })
+  await assert.rejects(app.ready(), { code: 'FST_ERR_PLUGIN_DEPENDENCY_NOT_REGISTERED' })
 })
 
 test('onRegister is called with the child instance and its options, for encapsulated plugins only', async () => {
