@@ -188,6 +188,7 @@ declare namespace enclave {
   export import AnyReply = api.AnyReply
   export import FastifyReply = api.FastifyReply
   export import ReplyOf = api.ReplyOf
+  export import SendArgs = api.SendArgs
   // src/types/hooks.ts
   export import HookHandlerDoneFunction = api.HookHandlerDoneFunction
   export import DoneFuncWithErrOrRes = api.DoneFuncWithErrOrRes

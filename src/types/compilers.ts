@@ -6,6 +6,7 @@
 import type { default as Ajv, Options as AjvOptions, Plugin as AjvPlugin } from 'ajv'
 import type { Options as SerializerOptions } from 'fast-json-stringify'
 import type { FastifyInstance } from './instance'
+import type { AtLevel } from './level'
 
 /**
  * A route's `schema` option. Each request part takes a JSON Schema (or, with Fastify's JSON shorthand, the
@@ -86,7 +87,11 @@ export interface FastifySchemaControllerOptions {
 /** The `ajv` factory option: Ajv options, plugins (a plugin, or `[plugin, options]`) and `onCreate`. */
 export interface AjvServerOptions {
   customOptions?: AjvOptions
-  plugins?: Array<AjvPlugin<any> | [AjvPlugin<any>, unknown] | ((...args: any[]) => unknown) | [(...args: any[]) => unknown, unknown]>
+  /** Ajv plugins (`ajv-formats`, `ajv-errors`…), each or with its options. Fastify 5 types them as Ajv's plugins only. */
+  plugins?: AtLevel<
+    Array<AjvPlugin<any> | [AjvPlugin<any>, unknown] | ((...args: any[]) => unknown) | [(...args: any[]) => unknown, unknown]>,
+    Array<AjvPlugin<unknown> | [AjvPlugin<unknown>, unknown]>
+  >
   /** Called with each Ajv instance the default compiler makes, after its plugins and formats (`ajv.addFormat(…)`). */
   onCreate?: (ajv: Ajv) => void
 }

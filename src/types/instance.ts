@@ -33,6 +33,7 @@ import type { preHandlerAsyncHookHandler, preHandlerHookHandler, preValidationAs
 import type { FastifyTypeProvider, FastifyTypeProviderDefault, SharedSchemasOf, WithSharedSchema } from './type-provider'
 import type { RawReplyDefaultExpression, RawRequestDefaultExpression, RawServerBase, RawServerDefault } from './raw'
 import type { ContextConfigDefault, HTTPMethods, InstancePromiseLike } from './utils'
+import type { AtLevel } from './level'
 
 /** Phantom key marking Enclave's instance type (to tell it from another framework's); no runtime value. */
 declare const kEnclaveInstance: unique symbol
@@ -174,6 +175,20 @@ export interface FastifyInstance<
    * Fastify 4 level once `addHttpMethod('QUERY', { hasBody: true })` ran.
    */
   query: RouteShorthandMethod<RawServer, RawRequest, RawReply, TypeProvider, Logger>
+  /**
+   * The shorthands of the WebDAV and other methods Node's parser knows, typed as Fastify 5 types them: each exists once
+   * `addHttpMethod()` added its method (until then the property is undefined at run time, as in Fastify 5).
+   */
+  propfind: RouteShorthandMethod<RawServer, RawRequest, RawReply, TypeProvider, Logger>
+  proppatch: RouteShorthandMethod<RawServer, RawRequest, RawReply, TypeProvider, Logger>
+  mkcalendar: RouteShorthandMethod<RawServer, RawRequest, RawReply, TypeProvider, Logger>
+  mkcol: RouteShorthandMethod<RawServer, RawRequest, RawReply, TypeProvider, Logger>
+  copy: RouteShorthandMethod<RawServer, RawRequest, RawReply, TypeProvider, Logger>
+  move: RouteShorthandMethod<RawServer, RawRequest, RawReply, TypeProvider, Logger>
+  lock: RouteShorthandMethod<RawServer, RawRequest, RawReply, TypeProvider, Logger>
+  unlock: RouteShorthandMethod<RawServer, RawRequest, RawReply, TypeProvider, Logger>
+  report: RouteShorthandMethod<RawServer, RawRequest, RawReply, TypeProvider, Logger>
+  search: RouteShorthandMethod<RawServer, RawRequest, RawReply, TypeProvider, Logger>
   /** The methods routes may use, those without a body first: the level's defaults and what `addHttpMethod` added (a copy). */
   readonly supportedMethods: string[]
   /**
@@ -183,7 +198,9 @@ export interface FastifyInstance<
    */
   addHttpMethod(method: string, opts?: { hasBody?: boolean, overrideExisting?: boolean }): FastifyInstance<RawServer, RawRequest, RawReply, Logger, TypeProvider>
   hasRoute<RouteGeneric extends RouteGenericInterface = RouteGenericInterface, ContextConfig = ContextConfigDefault, SchemaCompiler extends FastifySchema = FastifySchema>(
-    opts: Pick<RouteOptions<RawServer, RawRequest, RawReply, RouteGeneric, ContextConfig, SchemaCompiler, TypeProvider>, 'method' | 'url' | 'constraints'>
+    opts: Pick<RouteOptions<RawServer, RawRequest, RawReply, RouteGeneric, ContextConfig, SchemaCompiler, TypeProvider>, 'url' | 'constraints'>
+      // Fastify 5 asks about one method at a time
+      & AtLevel<Pick<RouteOptions<RawServer, RawRequest, RawReply, RouteGeneric, ContextConfig, SchemaCompiler, TypeProvider>, 'method'>, { method: HTTPMethods }>
   ): boolean
   findRoute<RouteGeneric extends RouteGenericInterface = RouteGenericInterface, ContextConfig = ContextConfigDefault, SchemaCompiler extends FastifySchema = FastifySchema>(
     opts: Pick<RouteOptions<RawServer, RawRequest, RawReply, RouteGeneric, ContextConfig, SchemaCompiler, TypeProvider>, 'method' | 'url' | 'constraints'>

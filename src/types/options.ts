@@ -19,6 +19,7 @@ import type { ConstructorAction, ProtoAction } from './content-type-parser'
 import type { FastifyServerFactory } from './server-factory'
 import type { FastifyTypeProvider, FastifyTypeProviderDefault } from './type-provider'
 import type { RawReplyDefaultExpression, RawRequestDefaultExpression, RawServerBase, RawServerDefault } from './raw'
+import type { AtLevel } from './level'
 
 /** find-my-way's HTTP version of a server type (its constraint strategies are typed by it). */
 export type FindMyWayVersion<RawServer extends RawServerBase> = RawServer extends http.Server ? HTTPVersion.V1 : HTTPVersion.V2
@@ -102,7 +103,8 @@ export interface FastifyServerOptions<RawServer extends RawServerBase = RawServe
   jsonShorthand?: boolean
   genReqId?: (req: RawRequestDefaultExpression<RawServer>) => string
   /** Trust `X-Forwarded-*` headers: all, a hop count, addresses/subnets, or a predicate. */
-  trustProxy?: boolean | string | string[] | number | TrustProxyFunction
+  /** A hop count (a number) is Fastify 4's typing; Fastify 5 types accept it no more (Enclave's runtime does at both). */
+  trustProxy?: boolean | string | string[] | AtLevel<number, never> | TrustProxyFunction
   querystringParser?: (str: string) => { [key: string]: unknown }
   /**
    * Fastify 5's grouping of the router's settings (both levels): a setting here wins over the same option at the top

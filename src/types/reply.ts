@@ -33,6 +33,14 @@ export interface AnyReply {
   hijack(): unknown
 }
 
+/**
+ * `send()`'s arguments at the Fastify 5 level: the payload may be left out only when the reply type does not say
+ * (unknown) or says nothing is sent (`undefined`, `void`); a declared reply type must be sent.
+ */
+export type SendArgs<ReplyType> = unknown extends ReplyType
+  ? [payload?: ReplyType]
+  : [ReplyType] extends [undefined | void] ? [payload?: ReplyType] : [payload: ReplyType]
+
 /** A serializer compiled for a schema: data in, JSON text out. */
 type SerializationFunction = (payload: { [key: string]: unknown }) => string
 
@@ -87,7 +95,7 @@ export interface FastifyReply<
    * Sends the payload: an object or array is serialized (with the response schema of the status code when there is
    * one), a string, Buffer, typed array or stream is sent as it is, an Error goes to the error handler.
    */
-  send(payload?: ReplyType): FastifyReply<First, Second, Third, Fourth, ContextConfig, SchemaCompiler, TypeProvider>
+  send(...args: AtLevel<[payload?: ReplyType], SendArgs<ReplyType>>): FastifyReply<First, Second, Third, Fourth, ContextConfig, SchemaCompiler, TypeProvider>
   /** Sets one header. */
   header(key: HttpHeader, value: any): FastifyReply<First, Second, Third, Fourth, ContextConfig, SchemaCompiler, TypeProvider>
   /** Sets several headers. */
