@@ -80,7 +80,7 @@ export interface FastifyInstance<
   /** The origin the server listens on (`http://127.0.0.1:3000`), once listening. */
   listeningOrigin: string
   /** The addresses the server listens on (empty before `listen()`). */
-  addresses(): AddressInfo[]
+  addresses(): AtLevel<AddressInfo[], Array<AddressInfo | string>>
   /** The same instance, with `Provider` typing routes from their schemas instead of Enclave's inference. */
   withTypeProvider<Provider extends FastifyTypeProvider>(): FastifyInstance<RawServer, RawRequest, RawReply, Logger, Provider>
 
@@ -199,11 +199,12 @@ export interface FastifyInstance<
   addHttpMethod(method: string, opts?: { hasBody?: boolean, overrideExisting?: boolean }): FastifyInstance<RawServer, RawRequest, RawReply, Logger, TypeProvider>
   hasRoute<RouteGeneric extends RouteGenericInterface = RouteGenericInterface, ContextConfig = ContextConfigDefault, SchemaCompiler extends FastifySchema = FastifySchema>(
     opts: Pick<RouteOptions<RawServer, RawRequest, RawReply, RouteGeneric, ContextConfig, SchemaCompiler, TypeProvider>, 'url' | 'constraints'>
-      // Fastify 5 asks about one method at a time
+      // Fastify 5 asks about one method at a time (here and in findRoute)
       & AtLevel<Pick<RouteOptions<RawServer, RawRequest, RawReply, RouteGeneric, ContextConfig, SchemaCompiler, TypeProvider>, 'method'>, { method: HTTPMethods }>
   ): boolean
   findRoute<RouteGeneric extends RouteGenericInterface = RouteGenericInterface, ContextConfig = ContextConfigDefault, SchemaCompiler extends FastifySchema = FastifySchema>(
-    opts: Pick<RouteOptions<RawServer, RawRequest, RawReply, RouteGeneric, ContextConfig, SchemaCompiler, TypeProvider>, 'method' | 'url' | 'constraints'>
+    opts: Pick<RouteOptions<RawServer, RawRequest, RawReply, RouteGeneric, ContextConfig, SchemaCompiler, TypeProvider>, 'url' | 'constraints'>
+      & AtLevel<Pick<RouteOptions<RawServer, RawRequest, RawReply, RouteGeneric, ContextConfig, SchemaCompiler, TypeProvider>, 'method'>, { method: HTTPMethods }>
   ): Omit<FindMyWayFindResult<RawServer>, 'store'>
   /** Routes a raw request (the server's request listener). */
   routing(req: RawRequest, res: RawReply): void

@@ -13,7 +13,7 @@ import type { FastifyInstance } from './instance'
 import type { FastifyRequest, RequestGenericInterface } from './request'
 import type { ReplyOf } from './reply'
 import type { FastifyContextConfig } from './context'
-import type { FastifyBaseLogger, FastifyLoggerOptions, PinoLoggerOptions } from './logger'
+import type { FastifyBaseLogger, FastifyChildLoggerFactory, FastifyLoggerOptions, PinoLoggerOptions } from './logger'
 import type { AjvServerOptions, FastifySchema, FastifySchemaControllerOptions, SchemaErrorFormatter, SerializerServerOptions } from './compilers'
 import type { ConstructorAction, ProtoAction } from './content-type-parser'
 import type { FastifyServerFactory } from './server-factory'
@@ -79,7 +79,9 @@ export interface FastifyServerOptions<RawServer extends RawServerBase = RawServe
   bodyLimit?: number
   maxParamLength?: number
   /** Do not log each request and response. */
-  disableRequestLogging?: boolean
+  disableRequestLogging?: boolean | ((request: FastifyRequest) => boolean)
+  /** Makes each request's child logger (`logger.child(bindings, options)` by default). */
+  childLoggerFactory?: FastifyChildLoggerFactory
   exposeHeadRoutes?: boolean
   /** `false`: a second `setErrorHandler()` in the same scope throws FST_ERR_ERROR_HANDLER_ALREADY_SET (default `true`). */
   allowErrorHandlerOverride?: boolean

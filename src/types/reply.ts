@@ -104,10 +104,15 @@ export interface FastifyReply<
   getHeaders(): Record<HttpHeader, number | string | string[] | undefined>
   removeHeader(key: HttpHeader): FastifyReply<First, Second, Third, Fourth, ContextConfig, SchemaCompiler, TypeProvider>
   hasHeader(key: HttpHeader): boolean
-  /** @deprecated Use `redirect(url, statusCode)`. */
-  redirect(statusCode: number, url: string): FastifyReply<First, Second, Third, Fourth, ContextConfig, SchemaCompiler, TypeProvider>
-  /** Redirects to `url` (302 unless a code is given or already set). */
-  redirect(url: string, statusCode?: number): FastifyReply<First, Second, Third, Fourth, ContextConfig, SchemaCompiler, TypeProvider>
+  /**
+   * Redirects to `url` (302 unless a code is given or already set). Fastify 4's `redirect(statusCode, url)` is typed
+   * at the Fastify 4 level only (deprecated); Enclave's runtime takes both orders at both levels.
+   */
+  redirect: AtLevel<{
+    /** @deprecated Use `redirect(url, statusCode)`. */
+    (statusCode: number, url: string): FastifyReply<First, Second, Third, Fourth, ContextConfig, SchemaCompiler, TypeProvider>
+    (url: string, statusCode?: number): FastifyReply<First, Second, Third, Fourth, ContextConfig, SchemaCompiler, TypeProvider>
+  }, (url: string, statusCode?: number) => FastifyReply<First, Second, Third, Fourth, ContextConfig, SchemaCompiler, TypeProvider>>
   /** Tells Enclave the response is written by hand on `reply.raw`: no hooks or sending after this. */
   hijack(): FastifyReply<First, Second, Third, Fourth, ContextConfig, SchemaCompiler, TypeProvider>
   /** Answers with the not-found handler of the encapsulation context. */

@@ -15,6 +15,7 @@ import type { RouteHandlerMethod } from './route'
 import type { FastifyRequestType, FastifyTypeProvider, FastifyTypeProviderDefault, ResolveFastifyRequestType } from './type-provider'
 import type { RawRequestDefaultExpression, RawServerBase, RawServerDefault } from './raw'
 import type { ContextConfigDefault } from './utils'
+import type { AtLevel } from './level'
 
 export type { RequestGenericInterface } from './route-generic'
 
@@ -142,8 +143,8 @@ export interface FastifyRequest<
   readonly connection: RawRequest['socket']
 
   /** The validation function compiled for a request part of this route, or for a schema. */
-  getValidationFunction(httpPart: HTTPRequestPart): ValidationFunction
-  getValidationFunction(schema: { [key: string]: any }): ValidationFunction
+  getValidationFunction(httpPart: HTTPRequestPart): AtLevel<ValidationFunction, ValidationFunction | undefined>
+  getValidationFunction(schema: { [key: string]: any }): AtLevel<ValidationFunction, ValidationFunction | undefined>
   /** Compiles a schema with the route's validator compiler (cached by schema). */
   compileValidationSchema(schema: { [key: string]: any }, httpPart?: HTTPRequestPart): ValidationFunction
   /** Validates data against a schema or a request part of this route; returns whether it is valid. */
