@@ -1,9 +1,10 @@
 /**
- * The benchmark suite (`npm run bench`): Enclave vs. fastify@4 vs. fastify@5 vs. bare node:http, each server a
- * separate process pinned to CPU 0, autocannon in this process pinned to CPU 1. Checks every server's responses, measures
- * scenarios a–e in alternating slices (each in a fresh, checked and warmed-up server process), scenario f
- * (start-up) in fresh processes, then prints a Markdown table and writes JSON (and docs/performance.md for a full
- * run). `node bench/run.mjs --help` lists the options.
+ * The benchmark suite (`npm run bench`): Enclave (both levels) vs. fastify@4 vs. fastify@5 vs. bare node:http, each
+ * server a separate process pinned to CPU 0, the load generator pinned to CPU 1. Checks every server's responses,
+ * measures scenarios a–e twice: pipelined with autocannon in this process (alternating slices, each in a fresh,
+ * checked and warmed-up server process) and not pipelined with wrk (lib/unpipelined-runs.mjs); then scenario f
+ * (start-up) in fresh processes; prints Markdown tables and writes JSON (and docs/performance.md for a full run).
+ * `node bench/run.mjs --help` lists the options.
  */
 import { spawnSync } from 'node:child_process'
 import { existsSync, readFileSync } from 'node:fs'
@@ -12,13 +13,17 @@ import { fileURLToPath } from 'node:url'
 import { nodeBinFor } from '../scripts/node-line.mjs'
 import { parseOptions, MAIN_LINE, estimateSeconds, sliceSeconds, STARTUP_RUN_SECONDS, USAGE } from './lib/options.mjs'
 import { startServer, pinSelf, describeMachine, waitForQuiet, LOAD_CORE } from './lib/processes.mjs'
-import { checkServer } from './lib/check.mjs'
+import { checkServer, serversToMeasure } from './lib/check.mjs'
 import { closeIdleSockets } from './lib/http-client.mjs'
 import { runSlice } from './lib/load.mjs'
 import { SCENARIOS } from './lib/scenarios.mjs'
 import { summarizeThroughput } from './lib/summary.mjs'
+import { rotate } from './lib/stats.mjs'
+import { ensureWrk } from './lib/wrk.mjs'
+import { measureUnpipelined } from './lib/unpipelined-runs.mjs'
 import { measureStartup } from './lib/startup-runs.mjs'
-import { renderReport, renderChecks, writeJson, writePerformanceDoc } from './lib/report.mjs'
+import { renderReport, renderChecks, writeJson } from './lib/report.mjs'
+import { writePerformanceDoc } from './lib/performance-doc.mjs'
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 const log = (message) => process.stderr.write(`${message}\n`)
@@ -26,12 +31,6 @@ const log = (message) => process.stderr.write(`${message}\n`)
 /** Longest wait for a quiet machine before a measurement. */
 const QUIET_WAIT_SECONDS = 5
 const percent = (share) => share === null ? '?' : `${Math.round(share * 100)}%`
-
-/** The servers in a different order each round, so slow drift on a shared machine is spread over all of them. */
-function rotate (items, round) {
-  const shift = round % items.length
-  return [...items.slice(shift), ...items.slice(0, shift)]
-}
 
 /** One process per server runs every correctness case; the results are reported, then the process stops. */
 async function checkAll (options, letters) {
@@ -53,15 +52,6 @@ async function checkAll (options, letters) {
       `${check.warnings.length ? `, ${check.warnings.length} parity warning(s)` : ''}`)
   }
   return checks
-}
-
-/** Why server `kind` must not be measured on scenario `letter`, or null. */
-function exclusionReason (check, letter) {
-  if (check.unavailable) return `not available: ${check.unavailable}`
-  const failed = check.failures.filter((f) => f.scenario === letter)
-  if (failed.length > 0) return `failed check: ${failed.map((f) => f.check).join('; ')}`
-  if (check.loadBodies[letter] === undefined) return 'no checked response for the load request'
-  return null
 }
 
 /**
@@ -146,13 +136,7 @@ function describeSlice (kind, slice) {
 }
 
 async function measureScenario (letter, letters, checks, options) {
-  const excluded = {}
-  const measured = []
-  for (const kind of options.servers) {
-    const reason = exclusionReason(checks[kind], letter)
-    if (reason) excluded[kind] = reason
-    else measured.push(kind)
-  }
+  const { measured, excluded } = serversToMeasure(options.servers, checks, letter)
   log(`\n${SCENARIOS[letter].title}: ${measured.join(', ') || 'nothing to measure'}`)
   const slices = Object.fromEntries(measured.map((kind) => [kind, []]))
   for (let round = 0; round < options.rounds; round++) {
@@ -174,8 +158,8 @@ function withoutBodies (checks) {
 }
 
 function publishedOptions (options) {
-  const keys = ['scenarios', 'servers', 'rounds', 'duration', 'warmup', 'connections', 'pipelining', 'startupRuns',
-    'routes', 'noiseLimit', 'maxRetries', 'timeBudget', 'quick']
+  const keys = ['scenarios', 'servers', 'mode', 'rounds', 'duration', 'warmup', 'connections', 'pipelining', 'wrkRounds',
+    'wrkSlice', 'wrkWarmup', 'wrkSets', 'wrkThreads', 'startupRuns', 'routes', 'noiseLimit', 'maxRetries', 'timeBudget', 'quick']
   return Object.fromEntries(keys.map((key) => [key, options[key]]))
 }
 
@@ -191,10 +175,15 @@ async function main () {
   const pinned = pinSelf(LOAD_CORE)
   const machine = describeMachine()
   log(`Enclave benchmark — ${machine.cpu}, ${machine.cores} cores, Node ${machine.node}, pinning: ${pinned ? 'yes' : 'no'}`)
-  log(`scenarios ${options.scenarios.join(',')}, servers ${options.servers.join(',')}, ${options.rounds} rounds × ` +
-    `${options.duration} s, warm-up ${options.warmup} s; expected ~${Math.ceil(estimateSeconds(options) / 60)} min`)
+  log(`scenarios ${options.scenarios.join(',')}, servers ${options.servers.join(',')}; ` +
+    (options.pipelined ? `pipelined: ${options.rounds} rounds × ${options.duration} s, warm-up ${options.warmup} s; ` : '') +
+    (options.unpipelined ? `not pipelined: ${options.wrkRounds} rounds × ${options.wrkSlice} s in ${options.wrkSets} set(s); ` : '') +
+    `expected ~${Math.ceil(estimateSeconds(options) / 60)} min`)
 
   const letters = options.scenarios.filter((s) => s !== 'f')
+  // before any measurement, so an install happens (or its absence is reported) up front
+  const wrk = options.unpipelined && letters.length > 0 ? ensureWrk(options.wrk, log) : null
+  if (wrk) log(wrk.unavailable ? `not pipelined: skipped — ${wrk.unavailable}` : `not pipelined: wrk ${wrk.version}`)
   const command = process.env.npm_lifecycle_event === 'bench'
     ? ['npm run bench', ...(process.argv.length > 2 ? ['--', ...process.argv.slice(2)] : [])].join(' ')
     : ['node bench/run.mjs', ...process.argv.slice(2)].join(' ')
@@ -202,8 +191,14 @@ async function main () {
   if (letters.length > 0) {
     results.checks = await checkAll(options, letters)
     try {
-      for (const letter of letters) {
-        results.throughput[letter] = await measureScenario(letter, letters, results.checks, options)
+      if (options.pipelined) {
+        for (const letter of letters) {
+          results.throughput[letter] = await measureScenario(letter, letters, results.checks, options)
+        }
+      }
+      if (wrk) {
+        const settleFor = (seconds) => settle(options, seconds)
+        results.unpipelined = await measureUnpipelined(letters, results.checks, options, wrk, { settle: settleFor, log })
       }
     } finally {
       closeIdleSockets()

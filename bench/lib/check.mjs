@@ -39,6 +39,27 @@ export async function checkServer (port, scenarios) {
   return { ok: failures.length === 0, failures, warnings, loadBodies }
 }
 
+/** Why a server whose checks gave `check` must not be measured on scenario `letter`, or null. */
+function exclusionReason (check, letter) {
+  if (check.unavailable) return `not available: ${check.unavailable}`
+  const failed = check.failures.filter((f) => f.scenario === letter)
+  if (failed.length > 0) return `failed check: ${failed.map((f) => f.check).join('; ')}`
+  if (check.loadBodies[letter] === undefined) return 'no checked response for the load request'
+  return null
+}
+
+/** The servers to measure on scenario `letter`, and why each of the others is not measured. */
+export function serversToMeasure (servers, checks, letter) {
+  const excluded = {}
+  const measured = []
+  for (const kind of servers) {
+    const reason = exclusionReason(checks[kind], letter)
+    if (reason) excluded[kind] = reason
+    else measured.push(kind)
+  }
+  return { measured, excluded }
+}
+
 function hardProblems (check, response) {
   const problems = []
   if (response.status !== check.status) problems.push(`status ${response.status}, expected ${check.status}`)

@@ -32,10 +32,14 @@ export function pinSelf (core) {
   return true
 }
 
+/** `[command, args]` that run `command args` on `core` when pinning is possible (taskset execs it: same pid). */
+export function onCore (core, command, args) {
+  return canPin ? ['taskset', ['-c', String(core), command, ...args]] : [command, args]
+}
+
 /** `node <args>` on the server core when pinning is possible. */
 function spawnNode (args, options = {}) {
-  const command = canPin ? 'taskset' : process.execPath
-  const fullArgs = canPin ? ['-c', String(SERVER_CORE), process.execPath, ...args] : args
+  const [command, fullArgs] = onCore(SERVER_CORE, process.execPath, args)
   return spawn(command, fullArgs, { stdio: ['ignore', 'pipe', 'pipe'], ...options })
 }
 
@@ -118,6 +122,22 @@ export function cpuTimes (pid) {
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
     // After "pid (comm) ", field 14 (utime) and 15 (stime) are at indexes 11 and 12.
     return { user: Number(fields[11]) / clockTicks, system: Number(fields[12]) / clockTicks }
+  } catch {
+    return null
+  }
+}
+
+/**
+ * CPU seconds (user + system) of this process's children that have exited and been waited for (cutime + cstime
+ * of /proc/self/stat): read before a child starts and after its exit event, the difference is that child's CPU
+ * time, however short its life. `null` where /proc is missing.
+ */
+export function exitedChildrenCpuSeconds () {
+  try {
+    const stat = readFileSync('/proc/self/stat', 'utf8')
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+    // fields 16 (cutime) and 17 (cstime), counted from "pid (comm) " as above
+    return (Number(fields[13]) + Number(fields[14])) / clockTicks
   } catch {
     return null
   }

@@ -1,4 +1,4 @@
-/** Small statistics helpers for the benchmark results. */
+/** Small statistics helpers for the benchmark results, and the order servers take turns in. */
 
 export function median (values) {
   const sorted = values.filter((v) => typeof v === 'number' && Number.isFinite(v)).sort((a, b) => a - b)
@@ -20,4 +20,10 @@ export function round (value, digits = 0) {
   if (value === null || value === undefined) return null
   const factor = 10 ** digits
   return Math.round(value * factor) / factor
+}
+
+/** `items` in a different order each round, so slow drift on a shared machine is spread over all of them. */
+export function rotate (items, round) {
+  const shift = items.length === 0 ? 0 : round % items.length
+  return [...items.slice(shift), ...items.slice(0, shift)]
 }

@@ -1,7 +1,7 @@
 /**
  * Turns raw slices and start-up runs into the results object written to JSON: medians, ratios to the best Fastify
  * (4 or 5, whichever did better in that scenario) and to bare node:http, per-round ratio ranges, CPU shares, and
- * the targets of issue 18 with pass/fail.
+ * the targets with pass/fail: issue 18's for the pipelined table, issue 31's for the non-pipelined one.
  */
 import { median, ratio, range, round } from './stats.mjs'
 
@@ -13,10 +13,16 @@ export const FASTIFY_SERVERS = ['fastify', 'fastify5']
 const throughputTargets = [{ versus: 'bestFastify', min: 1.05 }, { versus: 'node', min: 0.97 }]
 export const TARGETS = { a: throughputTargets, b: throughputTargets, c: throughputTargets, d: throughputTargets, e: throughputTargets }
 
+/** Without pipelining (wrk, one request in flight per connection): what browsers, proxies and `fetch` send. */
+const unpipelinedTargets = [{ versus: 'fastify5', min: 1.10 }, { versus: 'node', min: 0.95 }]
+export const UNPIPELINED_TARGETS = { a: unpipelinedTargets, b: unpipelinedTargets, c: unpipelinedTargets, d: unpipelinedTargets, e: unpipelinedTargets }
+
 /** Start-up targets: Enclave cold, Enclave warm (compile cache) and RSS, each against the best Fastify cold start. */
 export const STARTUP_TARGETS = [
   { variant: 'enclave', metric: 'readyPlusFirstPassMs', label: 'ready + first request to every route', max: 0.5 },
   { variant: 'enclave-warm', metric: 'readyPlusFirstPassMs', label: 'ready + first request to every route', max: 0.1 },
+  // issue 31: against the physical floor of the same run, a bare node:http server's boot and cold round trips
+  { variant: 'enclave-warm', metric: 'readyPlusFirstPassMs', label: 'ready + first request to every route', max: 1.5, versus: 'node' },
   { variant: 'enclave', metric: 'rssReadyMiB', label: 'RSS at ready', max: 1.0, versus: 'lowest' },
   { variant: 'enclave', metric: 'rssAfterMiB', label: 'RSS after the requests', max: 1.0, versus: 'lowest' }
 ]
@@ -35,11 +41,14 @@ function summarizeServer (slices) {
     reason: invalid ?? undefined,
     medianRps: round(median(slices.map((s) => s.rps))),
     rounds: slices.map((s) => round(s.rps)),
+    // the spread of the slices: lowest and highest req/s
+    rpsRange: range(slices.map((s) => s.rps))?.map((r) => round(r)),
     // Requests per CPU-second of the server: less sensitive than req/s to CPU time taken by other processes.
     medianPerCpuSecond: round(median(slices.map((s) => s.serverCpu ? s.rps / s.serverCpu : null))),
     userUsPerRequest: round(median(slices.map((s) => s.userUsPerRequest)), 2),
     systemUsPerRequest: round(median(slices.map((s) => s.systemUsPerRequest)), 2),
-    latencyP99Ms: median(slices.map((s) => s.latencyP99)),
+    latencyP50Ms: round(median(slices.map((s) => s.latencyP50)), 3),
+    latencyP99Ms: round(median(slices.map((s) => s.latencyP99)), 3),
     serverCpu: round(median(slices.map((s) => s.serverCpu)), 2),
     loadCpu: round(median(slices.map((s) => s.loadCpu)), 2),
     // the load generator's CPU share in every slice, in round order: near 1 means that slice was client-bound
@@ -68,8 +77,9 @@ function bestFastify (servers) {
 /**
  * @param {Record<string, Array<object>>} slicesByServer measured slices of one scenario, in round order
  * @param {Record<string, string>} excluded server → reason it was not measured (failed checks, unavailable)
+ * @param {Array<{ versus: string, min: number }>} targets the pipelined table's by default
  */
-export function summarizeThroughput (letter, slicesByServer, excluded) {
+export function summarizeThroughput (letter, slicesByServer, excluded, targetList = TARGETS[letter] ?? []) {
   const servers = {}
   for (const [kind, slices] of Object.entries(slicesByServer)) servers[kind] = summarizeServer(slices)
   for (const [kind, reason] of Object.entries(excluded)) servers[kind] = { status: 'FAIL', reason }
@@ -87,7 +97,7 @@ export function summarizeThroughput (letter, slicesByServer, excluded) {
       perCpuSecond: round(ratio(enclave.medianPerCpuSecond, other.medianPerCpuSecond), 3)
     }
   }
-  const targets = (TARGETS[letter] ?? []).map(({ versus, min }) => {
+  const targets = targetList.map(({ versus, min }) => {
     const value = ratios[versus]?.value ?? null
     return { versus, min, value, pass: value === null ? null : value >= min }
   })
@@ -102,6 +112,8 @@ function levelRatio (v5, v4) {
     perRoundRange: range(v5.rounds.map((rps, i) => ratio(rps, v4.rounds[i])))?.map((r) => round(r, 3))
   }
 }
+
+const STARTUP_REFERENCES = { best: 'best Fastify', lowest: 'lowest Fastify', node: 'node:http floor' }
 
 const STARTUP_METRICS = ['bootMs', 'readyMs', 'rssReadyMiB', 'firstPassMs', 'secondPassMs', 'readyPlusFirstPassMs',
   'rssAfterMiB', 'firstP50Ms', 'firstP99Ms', 'firstMaxMs', 'secondP50Ms', 'secondP99Ms', 'precompileMs']
@@ -131,9 +143,11 @@ export function summarizeStartup (runsByVariant, routes) {
   const best = fastifies.length === 0 ? null : fastifies.reduce((a, b) => (b.readyPlusFirstPassMs < a.readyPlusFirstPassMs ? b : a))
   const bestKind = best === null ? null : FASTIFY_SERVERS.find((kind) => frameworks[kind] === best)
   const targets = STARTUP_TARGETS.map(({ variant, metric, label, max, versus }) => {
-    const reference = versus === 'lowest' && fastifies.length > 0 ? Math.min(...fastifies.map((f) => f[metric])) : best?.[metric] ?? null
+    const reference = versus === 'node'
+      ? ok('node')?.[metric] ?? null
+      : versus === 'lowest' && fastifies.length > 0 ? Math.min(...fastifies.map((f) => f[metric])) : best?.[metric] ?? null
     const value = ok(variant) && reference !== null ? round(ratio(ok(variant)[metric], reference), 3) : null
-    return { variant, metric, label, max, versus: versus === 'lowest' ? 'lowest Fastify' : 'best Fastify', value, pass: value === null ? null : value <= max }
+    return { variant, metric, label, max, versus: STARTUP_REFERENCES[versus ?? 'best'], value, pass: value === null ? null : value <= max }
   })
   return { routes, bestFastify: bestKind, frameworks, targets }
 }
