@@ -14,6 +14,7 @@ import type { FastifyTypeProvider, FastifyTypeProviderDefault } from './type-pro
 import type { RawReplyDefaultExpression, RawRequestDefaultExpression, RawServerBase, RawServerDefault } from './raw'
 import type { ContextConfigDefault } from './utils'
 import type { HookHandlerDoneFunction, LifecycleHook, LifecycleHookAsyncLookup, LifecycleHookLookup } from './hooks'
+import type { AtLevel } from './level'
 
 /** A hook called with the instance as `this` and `Rest`. */
 interface InstanceHook<
@@ -44,6 +45,8 @@ export interface onRegisterHookHandler<
   TypeProvider extends FastifyTypeProvider = FastifyTypeProviderDefault, Options extends FastifyPluginOptions = FastifyPluginOptions
 > {
   (
+    // at run time, Fastify 4 calls it on avvio's boot object and Fastify 5 on the instance
+    this: AtLevel<any, FastifyInstance<RawServer, RawRequest, RawReply, Logger, TypeProvider>>,
     instance: FastifyInstance<RawServer, RawRequest, RawReply, Logger, TypeProvider>,
     opts: RegisterOptions & Options,
     done: HookHandlerDoneFunction

@@ -232,7 +232,8 @@ export interface FastifyInstance<
   /** The error handler in effect (Enclave's default one unless set). */
   errorHandler: (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => void
   /** Handles errors of this context's routes; `this` is the instance. */
-  setErrorHandler<TError extends Error = FastifyError, RouteGeneric extends RouteGenericInterface = RouteGenericInterface, SchemaCompiler extends FastifySchema = FastifySchema, HandlerTypeProvider extends FastifyTypeProvider = TypeProvider>(
+  // Fastify 5 types the error `unknown` unless told (anything can be thrown)
+  setErrorHandler<TError extends AtLevel<Error, unknown> = AtLevel<FastifyError, unknown>, RouteGeneric extends RouteGenericInterface = RouteGenericInterface, SchemaCompiler extends FastifySchema = FastifySchema, HandlerTypeProvider extends FastifyTypeProvider = TypeProvider>(
     handler: (
       this: FastifyInstance<RawServer, RawRequest, RawReply, Logger, TypeProvider>,
       error: TError,
