@@ -1,12 +1,13 @@
 // Measures how long TypeScript takes to check a file of 200 routes whose types are inferred from inline schemas.
 //
-//   node bench/typecheck-200-routes.mjs [--routes 200] [--keep]
+//   node bench/typecheck-200-routes.mjs [--routes 200] [--level 4|5] [--keep]
 //
 // It generates a temporary .ts file with N routes, each with distinct inline schemas (params, querystring, body and
 // responses for 200 and 4xx) and a handler that uses the inferred types, sends a 4xx payload and returns a 200 payload
 // (half of them leave out an optional field, which costs the checker more), then runs
 // `tsc --noEmit --extendedDiagnostics` on it with the repository's compiler options, and prints tsc's figures.
 // A baseline file with the same routes and no schemas is checked too, to show what the inference itself costs.
+// `--level 5` reads the types at the Fastify 5 level (what the ./fastify5 entry's declarations set, src/types/level.ts).
 // Exits non-zero if either file has a type error (such as "excessively deep").
 import { execFileSync } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
@@ -18,6 +19,7 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), '..')
 const args = process.argv.slice(2)
 const count = Number(args[args.indexOf('--routes') + 1]) || 200
 const keep = args.includes('--keep')
+const level = args.includes('--level') ? Number(args[args.indexOf('--level') + 1]) : 4
 const TARGET_SECONDS = 10
 
 /** One route with schemas whose property names are unique to route `i`, so no two routes share a type. */
@@ -64,7 +66,8 @@ app.post('/r${i}/:id${i}', {}, async (request, reply) => {
 
 function source (routes) {
   const typesPath = join(root, 'src', 'types').replace(/\\/g, '/')
-  return `import type { EnclaveInstance } from '${typesPath}'\ndeclare const app: EnclaveInstance\n${routes.join('')}`
+  const atLevel5 = level === 5 ? `declare module '${typesPath}/level' { interface EnclaveTypesLevel { major: 5 } }\n` : ''
+  return `import type { EnclaveInstance } from '${typesPath}'\n${atLevel5}declare const app: EnclaveInstance\n${routes.join('')}`
 }
 
 /** Runs tsc on one file with the repository's compiler options; returns tsc's diagnostics figures. */
@@ -107,7 +110,7 @@ try {
     [`${count} routes with inline schemas`]: check(dir, 'with-schemas', source(indices.map(routeWithSchemas))),
     [`${count} routes without schemas`]: check(dir, 'without-schemas', source(indices.map(routeWithoutSchemas)))
   }
-  console.log(`TypeScript ${JSON.parse(readFileSync(join(root, 'node_modules', 'typescript', 'package.json'), 'utf8')).version}, node ${process.version}`)
+  console.log(`TypeScript ${JSON.parse(readFileSync(join(root, 'node_modules', 'typescript', 'package.json'), 'utf8')).version}, node ${process.version}, the Fastify ${level} level`)
   let failed = false
   for (const [label, r] of Object.entries(results)) {
     console.log(`\n${label} (${r.lines} lines):`)
