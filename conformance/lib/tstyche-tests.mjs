@@ -156,17 +156,25 @@ function testFiles (tree, filePattern) {
 export async function runTstyche (tree, filePattern, version) {
   const files = testFiles(tree, filePattern)
   if (files.length === 0) return null
+  return checkWithTstyche(tree, files, `fastify@${version}`, [`${TYPE_TESTS_DIR}/*.ts`])
+}
+
+/**
+ * Checks `files` (paths relative to `tree`) with the tstyche and TypeScript that `tree` resolves, `testFileMatch`
+ * being tstyche's option of that name; the result as runTstyche's. `label` names what is checked in the log line.
+ */
+export async function checkWithTstyche (tree, files, label, testFileMatch = files) {
   const requireInTree = createRequire(path.join(tree, 'package.json'))
   const tstyche = await import(pathToFileURL(requireInTree.resolve('tstyche/api')).href)
   const typescript = JSON.parse(readFileSync(requireInTree.resolve('typescript/package.json'), 'utf8')).version
-  log(`type-checking ${files.length} type test files of fastify@${version} with tstyche ${tstyche.Runner.version} (TypeScript ${typescript})`)
+  log(`type-checking ${files.length} type test files of ${label} with tstyche ${tstyche.Runner.version} (TypeScript ${typescript})`)
   const started = Date.now()
   const collector = new Collector(tree)
   const events = new tstyche.EventEmitter()
   events.addHandler(collector)
   try {
     const config = tstyche.Config.resolve({
-      configFileOptions: { testFileMatch: [`${TYPE_TESTS_DIR}/*.ts`] },
+      configFileOptions: { testFileMatch },
       commandLineOptions: { root: tree, reporters: [], quiet: true }
     })
     await new tstyche.Runner(config).run(files.map((file) => path.join(tree, file)))

@@ -61,14 +61,22 @@ function fileReport (ts, tree, file, diagnostics) {
 
 /** Runs tsd on the type tests of `tree` (those matching `filePattern`); the area's result (type-reports.mjs), or null. */
 async function runTsd (tree, filePattern, version) {
-  const requireInTree = createRequire(path.join(tree, 'package.json'))
-  const tsd = requireInTree('tsd').default
-  const ts = requireInTree('typescript')
   const pattern = filePattern ? new RegExp(filePattern) : null
   const files = readdirSync(path.join(tree, TYPE_TESTS_DIR)).filter((name) => name.endsWith('.test-d.ts'))
     .map((name) => `${TYPE_TESTS_DIR}/${name}`).filter((file) => !pattern || pattern.test(file)).sort()
   if (files.length === 0) return null
-  log(`type-checking ${files.length} type test files of fastify@${version} with tsd`)
+  return checkWithTsd(tree, files, `fastify@${version}`)
+}
+
+/**
+ * Checks `files` (paths relative to `tree`, the package whose types they test) with the tsd that `tree` resolves; the
+ * result as runTsd's (a file in `files`' folders reported by line, others by message). `label` names them in the log line.
+ */
+export async function checkWithTsd (tree, files, label) {
+  const requireInTree = createRequire(path.join(tree, 'package.json'))
+  const tsd = requireInTree('tsd').default
+  const ts = requireInTree('typescript')
+  log(`type-checking ${files.length} type test files of ${label} with tsd`)
   const started = Date.now()
   const diagnostics = await tsd({ cwd: tree, testFiles: files })
   const byFile = new Map(files.map((file) => [file, []]))
@@ -77,7 +85,8 @@ async function runTsd (tree, filePattern, version) {
     if (!byFile.has(file)) byFile.set(file, [])
     byFile.get(file).push(diagnostic)
   }
-  return typesResult('tsd', [...byFile].map(([file, found]) => file.startsWith(`${TYPE_TESTS_DIR}/`)
+  const testDirs = new Set(files.map((file) => path.posix.dirname(file)))
+  return typesResult('tsd', [...byFile].map(([file, found]) => [...testDirs].some((dir) => file.startsWith(`${dir}/`))
     ? fileReport(ts, tree, file, found)
     : declarationReport(file, found)), started)
 }
