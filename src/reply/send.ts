@@ -8,6 +8,7 @@
  */
 import { Buffer } from 'node:buffer'
 import { validateHeaderName, validateHeaderValue, type OutgoingHttpHeaders } from 'node:http'
+import type { Http2ServerResponse } from 'node:http2'
 import { finished, type Readable } from 'node:stream'
 import { codes } from '../core/errors'
 import { kRoute, kReplySerializer, kReplyHeaders, kReplyTrailers } from '../core/symbols'
@@ -211,7 +212,7 @@ function writeResponse (reply: ReplyState, payload: unknown): void {
   // An automatic HEAD answer carries the GET route's headers (content-length included) and no body. A HEAD route of
   // its own ends with what it sent, as in Fastify: Node writes no body for HEAD on the wire, and inject() shows it.
   if (isHead && reply[kRoute].autoHead) res.end()
-  else if (length > HTTP2_SLICE && reply.request.raw.httpVersionMajor === 2) endInSlices(res, payload)
+  else if (length > HTTP2_SLICE && reply.request.raw.httpVersionMajor === 2) endInSlices(res as unknown as Http2ServerResponse, payload)
   else res.end(payload)
 }
 

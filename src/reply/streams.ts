@@ -3,6 +3,7 @@
  * decisions (headers, trailers, HEAD, answering a failure) stay in `send.ts`; this module only moves bytes and logs.
  */
 import type { ServerResponse } from 'node:http'
+import type { Http2ServerResponse } from 'node:http2'
 import { finished, type Readable } from 'node:stream'
 import type { ReadableStreamDefaultReader, ReadableStreamReadResult } from 'node:stream/web'
 import { kApp, kRoute } from '../core/symbols'
@@ -25,12 +26,13 @@ export const HTTP2_SLICE = 64 * 1024
  * even after it cancelled the stream. Written as the stream drains, a cancelled stream stops here and the client's
  * next request is served.
  */
-export function endInSlices (res: ServerResponse, payload: string | Buffer): void {
+export function endInSlices (res: Http2ServerResponse, payload: string | Buffer): void {
   const body = typeof payload === 'string' ? Buffer.from(payload) : payload
   let offset = 0
   const writeMore = (): void => {
     while (offset < body.length) {
-      if (res.destroyed) return
+      // the compatibility response has no `destroyed` of its own: its stream's says whether the client cancelled
+      if (res.stream.destroyed) return
       const end = Math.min(offset + HTTP2_SLICE, body.length)
       const more = res.write(body.subarray(offset, end))
       offset = end
