@@ -9,7 +9,7 @@ import { warnDeprecated } from '../core/deprecations'
 import { kApp } from '../core/symbols'
 import type { Instance } from '../encapsulation/app-state'
 import { startListenHooks } from '../hooks/application-hooks'
-import { bindSecondary, listenOn, listenOnLocalhost, localhostAddresses } from './loopback'
+import { bindSecondary, listenOn, localhostAddresses } from './loopback'
 import { checkWriteGathering } from './write-gathering-check'
 import type { Logger } from '../types/logger'
 import type { RawServerBase } from '../types/raw'
@@ -130,18 +130,18 @@ export const listenInstanceMethods = {
         for (const address of addresses) (this.log as Logger).info(listenTextResolver !== undefined ? listenTextResolver(address) : `Server listening at ${address}`)
         return addresses[0]
       }
-      // no host: localhost, all of its loopback addresses. As in Fastify, the server listens on the name (Node
-      // resolves it and binds the first address), and the other addresses are looked up and bound after it, so that
-      // listen() settles after the same two resolver round trips as Fastify's
+      // no host: localhost, all of its loopback addresses, IPv4 first. The first is bound, then localhost is looked
+      // up again for the others, as Fastify looks it up once to listen and once for the other addresses: listen()
+      // settles after the same two resolver round trips as Fastify's
       const onLocalhost = listenOptions.host === undefined && listenOptions.path === undefined
-      if (onLocalhost) await listenOnLocalhost(app.server, listenOptions)
-      else await listenOn(app.server, listenOptions)
+      if (onLocalhost) listenOptions.host = (await localhostAddresses())[0]
+      await listenOn(app.server, listenOptions)
       app.listening = true
       const address = log(app.server)
       // the other addresses of localhost, on the same port (not with a serverFactory: its server is the app's only one)
-      const { port, address: primary } = app.server.address() as AddressInfo
       if (onLocalhost && app.options.serverFactory === undefined) {
-        const others = (await localhostAddresses()).filter((host) => host !== primary)
+        const port = (app.server.address() as AddressInfo).port
+        const others = (await localhostAddresses()).filter((host) => host !== listenOptions.host)
         for (const host of others) {
           const server = await bindSecondary(app, { ...listenOptions, host, port })
           if (server !== null) log(server)

@@ -46,19 +46,6 @@ export function listenOn (server: RawServerBase, options: object): Promise<void>
 }
 
 /**
- * Listens on `localhost` by name, Node resolving it; a machine whose resolver does not know the name gets the IPv4
- * loopback, which every host has.
- */
-export async function listenOnLocalhost (server: RawServerBase, options: object): Promise<void> {
-  try {
-    await listenOn(server, { ...options, host: 'localhost' })
-  } catch (err) {
-    if ((err as { syscall?: string }).syscall !== 'getaddrinfo') throw err
-    await listenOn(server, { ...options, host: '127.0.0.1' })
-  }
-}
-
-/**
  * Binds one more loopback address on the main server's port with a server of the same kind and request listener
  * (WebSocket upgrades go to the main server's listeners). An address the machine cannot bind (IPv6 switched off) is
  * skipped, as in Fastify. Returns the server, or null.
