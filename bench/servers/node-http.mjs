@@ -12,8 +12,12 @@ const JSON_TYPE = 'application/json; charset=utf-8'
 const BODY_LIMIT = 1024 * 1024
 const HELLO = { hello: 'world' }
 
-export function createNodeServer () {
-  return http.createServer(route)
+/**
+ * With `promiseTurn`, each request is answered one promise turn later, as a framework answers what an async handler
+ * returns (`handler().then(send)`): the same work, plus the scheduling every async handler costs (`bench/async-floor.mjs`).
+ */
+export function createNodeServer ({ promiseTurn = false } = {}) {
+  return http.createServer(promiseTurn ? (req, res) => { Promise.resolve().then(() => route(req, res)) } : route)
 }
 
 function route (req, res) {

@@ -1,6 +1,6 @@
 /**
  * Starts one benchmark server as its own process:
- *   node bench/servers/start.mjs <enclave|enclave5|fastify|fastify5|node> [scenario letters, e.g. a,b,c or "all"]
+ *   node bench/servers/start.mjs <enclave|enclave5|fastify|fastify5|node|node-async> [scenario letters, e.g. a,b,c or "all"]
  * Prints `BENCH_READY <port>` on stdout once listening on 127.0.0.1, or `BENCH_UNAVAILABLE <reason>` and exits 2.
  * SIGTERM/SIGINT close the server and exit normally, so `--cpu-prof` profiles get written; see also SIGUSR2 below.
  */
@@ -15,8 +15,8 @@ const [kind, set = 'all'] = process.argv.slice(2)
 const scenarios = set === 'all' ? ALL_SCENARIOS : set.split(',')
 
 async function listen () {
-  if (kind === 'node') {
-    const server = createNodeServer()
+  if (kind === 'node' || kind === 'node-async') {
+    const server = createNodeServer({ promiseTurn: kind === 'node-async' })
     await new Promise((resolve, reject) => {
       server.once('error', reject)
       server.listen(0, '127.0.0.1', resolve)
