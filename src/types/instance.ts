@@ -127,10 +127,11 @@ export interface FastifyInstance<
 
   // ---- plugins and decorators ----
   /**
-   * Adds a plugin in a new encapsulation context. An inline plugin's instance has this instance's type provider (so
-   * its inference, and its shared schemas), and Fastify's default server and logger types.
+   * Adds a plugin in a new encapsulation context. An inline plugin's instance has Fastify's default server and logger
+   * types; at the Fastify 4 level it has this instance's type provider (so its inference, and its shared schemas), at
+   * the Fastify 5 level the default one, as in Fastify 5.
    */
-  register: FastifyRegister<FastifyInstance<RawServer, RawRequest, RawReply, Logger, TypeProvider> & InstancePromiseLike<undefined>, RawServerDefault, TypeProvider, FastifyBaseLogger>
+  register: FastifyRegister<FastifyInstance<RawServer, RawRequest, RawReply, Logger, TypeProvider> & InstancePromiseLike<undefined>, RawServerDefault, AtLevel<TypeProvider, FastifyTypeProviderDefault>, FastifyBaseLogger>
   /** Whether a plugin with this name (fastify-plugin `name` metadata) is registered. */
   hasPlugin(name: string): boolean
   /**

@@ -7,6 +7,8 @@
 //                    (so that the plugins' own .d.ts files reach Enclave too), read through its package.json
 //   test/types/esm/  an ES module package under NodeNext; node_modules/fastify is a link to the package directory,
 //                    made here, as `"fastify": "npm:enclave-http@..."` installs it (resolved through `exports`)
+//   test/types/level5/ Enclave's own type tests of the Fastify 5 level, laid out as app5 (fastify 5 itself as
+//                    `real-fastify`), with skipLibCheck on (app5 checks the declarations)
 //   test/types/app5/ a Fastify 5 application (ES module, NodeNext) on the Fastify 5 level: node_modules made here as
 //                    `"fastify": "npm:enclave-http-fastify5@..."` and the current plugins install it (links to
 //                    packages/fastify5, the repository as enclave-http, and the plugins' Fastify 5 releases, which
@@ -20,7 +22,7 @@ import { fileURLToPath } from 'node:url'
 import { pinnedPackage } from '../../scripts/pinned-package.mjs'
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..')
-const apps = ['test/types/app', 'test/types/esm', 'test/types/app5']
+const apps = ['test/types/app', 'test/types/esm', 'test/types/app5', 'test/types/level5']
 /** The oldest TypeScript Enclave's types support, as Fastify 4.29.1's do. */
 const OLDEST_TYPESCRIPT = { name: 'typescript', version: '5.0.4', integrity: 'sha512-cW9T5W9xY37cc+jfEnaUvX91foxtHkza3Nw3wkoF4sSlKn0MONdkdEndig/qPBWXNkmplh3NzayQzCiHM4/hqw==' }
 const compilers = [join(root, 'node_modules', 'typescript'), pinnedPackage(OLDEST_TYPESCRIPT)]
@@ -45,6 +47,13 @@ const app5Packages = {
   '@fastify/cookie': 'node_modules/@fastify5/cookie',
   '@fastify/jwt': 'node_modules/@fastify5/jwt',
   '@fastify/type-provider-typebox': 'node_modules/@fastify5/type-provider-typebox'
+}
+
+/** The packages of the Fastify 5 level's type tests: Enclave's Fastify 5 entry as `fastify`, fastify 5 itself apart. */
+const level5Packages = {
+  fastify: 'packages/fastify5',
+  'enclave-http': '.',
+  'real-fastify': 'node_modules/fastify5'
 }
 
 /**
@@ -81,6 +90,7 @@ function version (compiler) {
 
 linkPackage('test/types/esm', 'fastify', '.')
 for (const [name, target] of Object.entries(app5Packages)) linkPackage('test/types/app5', name, target)
+for (const [name, target] of Object.entries(level5Packages)) linkPackage('test/types/level5', name, target)
 let failed = false
 for (const compiler of compilers) {
   for (const app of apps) {
