@@ -45,10 +45,11 @@ export interface FastifySchemaValidationError {
 
 /**
  * A compiled validator. Ajv's form returns a boolean and sets `errors`; the other accepted forms return
- * `{ value }` (the value to use) or `{ error }`. (A promise is refused at run time: see docs/validation.md.)
+ * `{ value }` (the value to use) or `{ error }` (an Error, or validation errors for the schema error formatter).
+ * (A promise is refused at run time: see docs/validation.md.)
  */
 export interface FastifyValidationResult {
-  (data: any): boolean | PromiseLike<any> | { error?: Error, value?: any }
+  (data: any): boolean | PromiseLike<any> | { error?: Error | FastifySchemaValidationError[], value?: any }
   errors?: FastifySchemaValidationError[] | null
 }
 

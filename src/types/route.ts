@@ -251,7 +251,7 @@ export interface RouteOptions<
   method: HTTPMethods | HTTPMethods[]
   /** The path pattern (`/users/:id`), prefixed by the plugin's prefix. */
   url: string
-  handler: RouteHandlerMethod<RawServer, RawRequest, RawReply, RouteGeneric, ContextConfig, NoInfer<SchemaCompiler>, TypeProvider, Logger>
+  handler: RouteHandlerMethod<RawServer, RawRequest, RawReply, RouteGeneric, ContextConfig, SchemaCompiler, TypeProvider, Logger>
 }
 
 /**

@@ -310,3 +310,13 @@ export function handlersDeclaredApart (): void {
   // @ts-expect-error a handler declared for another framework's request type does not fit
   app.post('/wrong', async (request: { body: number }) => request.body)
 }
+
+export function validatorsReportingErrors (): void {
+  // A custom validator may report validation errors (for the schema error formatter) as well as an Error.
+  app.post('/validated', {
+    validatorCompiler: () => (data) => data === null
+      ? { error: [{ keyword: 'type', instancePath: '', schemaPath: '#/type', params: { type: 'object' }, message: 'not an object' }] }
+      : { value: data }
+  }, async () => 'ok')
+  app.post('/refused', { validatorCompiler: () => () => ({ error: new Error('no') }) }, async () => 'ok')
+}
