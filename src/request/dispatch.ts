@@ -28,13 +28,18 @@ const unsupportedVersionBody = earlyErrorBody(505, statusText(505))
  * The HTTP versions the server answers, as `req.httpVersion` spells them: 1.0 and 1.1 on an HTTP/1 server; 2.0 on an
  * HTTP/2 one, and 1.x too with `allowHTTP1`. Null (answer every version) with a `serverFactory`, whose server may
  * speak anything, as Fastify does. The string is what is checked, as in Fastify: requests emitted by plugins (such as
- * @fastify/websocket's injectWS upgrade) carry only `httpVersion`.
+ * @fastify/websocket's injectWS upgrade) carry only `httpVersion`. Compared rather than looked up in a set: the
+ * parser makes a new string per request, which a set would hash each time.
  */
-function acceptedVersions (app: AppState): Set<string> | null {
+function acceptedVersions (app: AppState): ((version: string) => boolean) | null {
   if (app.options.serverFactory !== undefined) return null
-  if (!app.options.http2) return new Set(['1.0', '1.1'])
+  if (!app.options.http2) return isHttp1
   const https = app.options.https as { allowHTTP1?: unknown } | null | undefined
-  return new Set(https?.allowHTTP1 === true ? ['2.0', '1.0', '1.1'] : ['2.0'])
+  return https?.allowHTTP1 === true ? (version) => version === '2.0' || isHttp1(version) : (version) => version === '2.0'
+}
+
+function isHttp1 (version: string): boolean {
+  return version === '1.1' || version === '1.0'
 }
 
 /** Builds the `(req, res)` listener of the HTTP server for one application. */
@@ -44,7 +49,7 @@ export function createRequestHandler (app: AppState): RawHandler {
   const versions = acceptedVersions(app)
 
   return function handleRequest (req: RawRequest, res: ServerResponse): void {
-    if (versions !== null && !versions.has(req.httpVersion)) {
+    if (versions !== null && !versions(req.httpVersion)) {
       // HTTP/0.9 request lines, HTTP/2.0 sent to an HTTP/1 server: answered as Fastify does, then the socket closes
       unsupportedVersion(app, res)
       return

@@ -45,8 +45,8 @@ export function createReply (app: AppState, route: CompiledRoute, req: IncomingM
   const request = new route.Request(id, params, req, query, log, route)
   const reply = new route.Reply(res, request, log, route)
   setRequestResponse(request, res)
-  for (const [key, value] of route.requestProps) request[key] = value
-  for (const [key, value] of route.replyProps) reply[key] = value
+  if (route.requestProps.length !== 0) for (const [key, value] of route.requestProps) request[key] = value
+  if (route.replyProps.length !== 0) for (const [key, value] of route.replyProps) reply[key] = value
   return reply
 }
 

@@ -23,12 +23,24 @@ export type ChildLoggerFactory = (this: Instance, logger: Logger, bindings: Reco
 /** What a request calls once it has its id: returns the request's logger. */
 export type RequestLoggerBuilder = (id: string, rawRequest: IncomingMessage) => Logger
 
-/** The default generator: `req-1`, `req-2`, … (base 36), one counter per application. */
+const BASE36_DIGITS = '0123456789abcdefghijklmnopqrstuvwxyz'
+
+/**
+ * The default generator: `req-1`, `req-2`, … (base 36), one counter per application. The id is `'req-' +
+ * next.toString(36)`, built from the base-36 text of every digit but the last, which changes once every 36 ids: a
+ * radix conversion per request costs more than the rest of the request's identity.
+ */
 export function counterReqIdGenerator (): GenReqId {
   let next = 0
+  let prefix = 'req-'
   return () => {
     next = next === Number.MAX_SAFE_INTEGER ? 1 : next + 1
-    return 'req-' + next.toString(36)
+    const last = next % 36
+    if (last === 0 || next === 1) {
+      const high = (next - last) / 36
+      prefix = high === 0 ? 'req-' : 'req-' + high.toString(36)
+    }
+    return prefix + BASE36_DIGITS[last]
   }
 }
 

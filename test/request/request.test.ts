@@ -179,6 +179,16 @@ describe('request id', () => {
     assert.deepEqual((await other.inject('/')).json(), { id: 'req-1' })
   })
 
+  test('default ids count in base 36 across digit carries (req-z, req-10, … req-zz, req-100)', async () => {
+    const app: any = enclave()
+    const ids: string[] = []
+    app.get('/', async (req: any) => { ids.push(req.id); return 'ok' })
+    for (let i = 0; i < 1300; i++) await app.inject('/')
+    assert.equal(ids.length, 1300)
+    ids.forEach((id, index) => assert.equal(id, 'req-' + (index + 1).toString(36)))
+    assert.deepEqual([ids[34], ids[35], ids[1294], ids[1295]], ['req-z', 'req-10', 'req-zz', 'req-100'])
+  })
+
   test('the request-id header is honoured by default', async () => {
     const app: any = enclave()
     app.get('/', async (req: any) => ({ id: req.id }))
