@@ -30,11 +30,16 @@ function withJsonCharset (contentType: string): string {
   return trimmed.endsWith(';') ? trimmed + ' charset=utf-8' : trimmed + '; charset=utf-8'
 }
 
-/** Streams (node or web) and fetch `Response`s are pre-serialized: they go straight to onSend. */
+/**
+ * Streams (node or web, told by their methods) and fetch `Response`s are pre-serialized: they go straight to onSend.
+ * A plain object or an array, what handlers return most, is no `Response`: told by its prototype, without the tag
+ * lookup of `toString`.
+ */
 function isStreamLike (payload: object): boolean {
   const candidate = payload as { pipe?: unknown, getReader?: unknown }
-  return typeof candidate.pipe === 'function' || typeof candidate.getReader === 'function' ||
-    Object.prototype.toString.call(payload) === '[object Response]'
+  if (typeof candidate.pipe === 'function' || typeof candidate.getReader === 'function') return true
+  const prototype = Object.getPrototypeOf(payload)
+  return prototype !== Object.prototype && prototype !== Array.prototype && Object.prototype.toString.call(payload) === '[object Response]'
 }
 
 /**
