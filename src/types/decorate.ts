@@ -6,6 +6,8 @@
  * `decorate()` also tracks undeclared names in the type it returns: `app.decorate('answer', 42).answer` is a number.
  */
 
+import type { AtLevel } from './level'
+
 /** A decorator value: the value itself, or an accessor. */
 type GetterSetter<This, T> = T | {
   getter: (this: This) => T
@@ -44,6 +46,10 @@ export interface DecorationMethod<This, Return = This, Track extends boolean = f
   ): Decorated<This, Return, Track, P, T>
   /** A placeholder, set later (a request or reply decorator filled per request in a hook). */
   (property: string | symbol): Return
-  (property: string | symbol, value: null): Return
+  /**
+   * `null` as a placeholder: at the Fastify 4 level for any name, at the Fastify 5 level (as in Fastify 5) only with
+   * dependencies, or for an undeclared name (the general form): a declared one must get a value of its type.
+   */
+  (property: string | symbol, value: AtLevel<null, never>): Return
   (property: string | symbol, value: null | undefined, dependencies: string[]): Return
 }

@@ -22,7 +22,7 @@ import type {
 } from './content-type-parser'
 import type { DecorationMethod } from './decorate'
 import type { FastifyInstanceHooks } from './instance-hooks'
-import type { FastifyListenOptions, FindMyWayVersion } from './options'
+import type { FastifyListenOptions, FastifyRouterOptions, FindMyWayVersion } from './options'
 import type { FastifyRegister } from './register'
 import type { RouteGenericInterface } from './route-generic'
 import type {
@@ -276,27 +276,37 @@ export interface FastifyInstance<
   defaultTextParser: FastifyBodyParser<string>
 
   /** The factory options, frozen (those that are plain values). */
-  initialConfig: Readonly<{
-    connectionTimeout?: number
-    keepAliveTimeout?: number
-    forceCloseConnections?: boolean
-    bodyLimit?: number
-    caseSensitive?: boolean
-    allowUnsafeRegex?: boolean
-    http2?: boolean
-    https?: boolean | Readonly<{ allowHTTP1: boolean }>
-    ignoreTrailingSlash?: boolean
-    ignoreDuplicateSlashes?: boolean
-    disableRequestLogging?: boolean
-    maxParamLength?: number
-    onProtoPoisoning?: ProtoAction
-    onConstructorPoisoning?: ConstructorAction
-    pluginTimeout?: number
-    requestIdHeader?: string | false
-    requestIdLogLabel?: string
-    http2SessionTimeout?: number
-    useSemicolonDelimiter?: boolean
-  }>
+  initialConfig: InitialConfig<RawServer>
+}
+
+/**
+ * `initialConfig`: the factory options that shape the instance, frozen. At the Fastify 5 level, as in Fastify 5, with
+ * `routerOptions` and `disableRequestLogging` as a function.
+ */
+type InitialConfig<RawServer extends RawServerBase> = Readonly<InitialConfigCommon & AtLevel<
+  { disableRequestLogging?: boolean },
+  { disableRequestLogging?: boolean | ((req: FastifyRequest) => boolean), routerOptions?: FastifyRouterOptions<RawServer> }
+>>
+
+interface InitialConfigCommon {
+  connectionTimeout?: number
+  keepAliveTimeout?: number
+  forceCloseConnections?: boolean
+  bodyLimit?: number
+  caseSensitive?: boolean
+  allowUnsafeRegex?: boolean
+  http2?: boolean
+  https?: boolean | Readonly<{ allowHTTP1: boolean }>
+  ignoreTrailingSlash?: boolean
+  ignoreDuplicateSlashes?: boolean
+  maxParamLength?: number
+  onProtoPoisoning?: ProtoAction
+  onConstructorPoisoning?: ConstructorAction
+  pluginTimeout?: number
+  requestIdHeader?: string | false
+  requestIdLogLabel?: string
+  http2SessionTimeout?: number
+  useSemicolonDelimiter?: boolean
 }
 
 export type { FastifyInstance as EnclaveInstance }

@@ -36,7 +36,8 @@ export interface FastifyRouterOptions<RawServer extends RawServerBase = RawServe
   allowUnsafeRegex?: boolean
   useSemicolonDelimiter?: boolean
   querystringParser?: (str: string) => { [key: string]: unknown }
-  constraints?: { [name: string]: ConstraintStrategy<FindMyWayVersion<RawServer>, unknown> }
+  /** Strategies of any value type, and assignable to find-my-way's `Config` (whose strategies take strings). */
+  constraints?: { [name: string]: ConstraintStrategy<FindMyWayVersion<RawServer>, any> }
   /** Shapes each route's metadata in `printRoutes({ includeMeta })`. */
   buildPrettyMeta?: (route: { path: string, method: string, store: unknown }) => object
   /** Compile the router's lookup functions when the application becomes ready. */
@@ -135,7 +136,8 @@ export interface FastifyServerOptions<RawServer extends RawServerBase = RawServe
     deriveVersion<Context>(req: RawRequestDefaultExpression<RawServer>, ctx?: Context): string | undefined
   }
   /** Custom route constraints by name (`addConstraintStrategy` adds one later). */
-  constraints?: { [name: string]: ConstraintStrategy<FindMyWayVersion<RawServer>, unknown> }
+  /** Strategies of any value type, and assignable to find-my-way's `Config` (whose strategies take strings). */
+  constraints?: { [name: string]: ConstraintStrategy<FindMyWayVersion<RawServer>, any> }
   schemaController?: FastifySchemaControllerOptions
   return503OnClosing?: boolean
   /** Ajv options and plugins of the default validator compiler. */

@@ -41,6 +41,17 @@ export type SendArgs<ReplyType> = unknown extends ReplyType
   ? [payload?: ReplyType]
   : [ReplyType] extends [undefined | void] ? [payload?: ReplyType] : [payload: ReplyType]
 
+/**
+ * The status codes `code()` and `status()` take: those of the route generic's `Reply` keys (any code without them).
+ * At the Fastify 5 level, as in Fastify 5, a response schema listing codes only (`200`, `500`, no `4xx` or `default`)
+ * limits them to its codes, when they are among the generic's.
+ */
+type ReplyCodes<RouteGeneric extends RouteGenericInterface, SchemaCompiler extends FastifySchema> =
+  SchemaCodesOr<AtLevel<never, keyof SchemaCompiler['response']>, ReplyKeysToCodes<keyof RouteGeneric['Reply']>>
+
+/** `SchemaCodes` when there are some and all are among `Codes`, else `Codes`. */
+type SchemaCodesOr<SchemaCodes, Codes> = [SchemaCodes] extends [never] ? Codes : [SchemaCodes] extends [Codes] ? SchemaCodes : Codes
+
 /** A serializer compiled for a schema: data in, JSON text out. */
 type SerializationFunction = (payload: { [key: string]: unknown }) => string
 
@@ -84,9 +95,9 @@ export interface FastifyReply<
   /** The instance of the encapsulation context the route belongs to. */
   server: FastifyInstance
   /** Sets the status code; the following `send()` is checked against that code's reply type. */
-  code<Code extends ReplyKeysToCodes<keyof AtLevel<Fourth, First>['Reply']>>(statusCode: Code): FastifyReply<First, Second, Third, Fourth, ContextConfig, SchemaCompiler, TypeProvider, ResolveReplyTypeWithRouteGeneric<AtLevel<Fourth, First>['Reply'], Code, SchemaCompiler, TypeProvider>>
+  code<Code extends ReplyCodes<AtLevel<Fourth, First>, SchemaCompiler>>(statusCode: Code): FastifyReply<First, Second, Third, Fourth, ContextConfig, SchemaCompiler, TypeProvider, ResolveReplyTypeWithRouteGeneric<AtLevel<Fourth, First>['Reply'], Code, SchemaCompiler, TypeProvider>>
   /** Alias of `code()`. */
-  status<Code extends ReplyKeysToCodes<keyof AtLevel<Fourth, First>['Reply']>>(statusCode: Code): FastifyReply<First, Second, Third, Fourth, ContextConfig, SchemaCompiler, TypeProvider, ResolveReplyTypeWithRouteGeneric<AtLevel<Fourth, First>['Reply'], Code, SchemaCompiler, TypeProvider>>
+  status<Code extends ReplyCodes<AtLevel<Fourth, First>, SchemaCompiler>>(statusCode: Code): FastifyReply<First, Second, Third, Fourth, ContextConfig, SchemaCompiler, TypeProvider, ResolveReplyTypeWithRouteGeneric<AtLevel<Fourth, First>['Reply'], Code, SchemaCompiler, TypeProvider>>
   /** The status code to send (200 by default); setting it is the same as `code()`. */
   statusCode: number
   /** Whether the response has been sent (or the reply hijacked). Only `true` may be assigned. */

@@ -14,7 +14,7 @@ import type { RouteGenericInterface } from './route-generic'
 import type { RouteHandlerMethod } from './route'
 import type { FastifyRequestType, FastifyTypeProvider, FastifyTypeProviderDefault, ResolveFastifyRequestType } from './type-provider'
 import type { RawRequestDefaultExpression, RawServerBase, RawServerDefault } from './raw'
-import type { ContextConfigDefault } from './utils'
+import type { ContextConfigDefault, HTTPMethods } from './utils'
 import type { AtLevel } from './level'
 
 export type { RequestGenericInterface } from './route-generic'
@@ -41,7 +41,8 @@ export interface ValidationFunction {
 
 /** The route's options, as `request.routeOptions` gives them. */
 export interface RequestRouteOptions<ContextConfig = ContextConfigDefault, SchemaCompiler = FastifySchema> {
-  method: string
+  /** The route's method, or its list of methods (`string` at the Fastify 4 level, as Fastify 4 types it). */
+  method: AtLevel<string, HTTPMethods | HTTPMethods[]>
   /** The path pattern of the route, with its prefix (`undefined` for a request no route matched). */
   url: string | undefined
   bodyLimit: number

@@ -8,8 +8,12 @@ type MethodName =
   | 'DELETE' | 'GET' | 'HEAD' | 'PATCH' | 'POST' | 'PUT' | 'OPTIONS' | 'PROPFIND' | 'PROPPATCH' | 'MKCOL' | 'COPY'
   | 'MOVE' | 'LOCK' | 'UNLOCK' | 'TRACE' | 'SEARCH' | 'REPORT' | 'MKCALENDAR' | 'QUERY'
 
-/** The HTTP methods a route can answer, in upper or lower case. */
-export type HTTPMethods = MethodName | Lowercase<MethodName>
+/**
+ * The HTTP methods a route can answer, in upper or lower case. At the Fastify 5 level, as in Fastify 5, any other
+ * name too (a method added with `addHttpMethod()`), the known ones still offered by editors' completion.
+ */
+// one union written here (not an AtLevel of two), so that messages name it `HTTPMethods`, as Fastify's do
+export type HTTPMethods = MethodName | Lowercase<MethodName> | AtLevel<never, string & Record<never, never>>
 
 /** A request part without a type from a generic or a schema is `unknown`: it must be narrowed before use. */
 export type RequestBodyDefault = unknown

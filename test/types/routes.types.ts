@@ -320,3 +320,12 @@ export function validatorsReportingErrors (): void {
   }, async () => 'ok')
   app.post('/refused', { validatorCompiler: () => () => ({ error: new Error('no') }) }, async () => 'ok')
 }
+
+export function codesOutsideTheResponseSchema (): void {
+  // At the Fastify 4 level, as in Fastify 4, a response schema does not limit `code()` (at the Fastify 5 level it
+  // does: test/types/level5).
+  app.get('/codes', { schema: { response: { 200: { type: 'string' } } } }, async (_request, reply) => {
+    reply.code(201)
+    return 'ok'
+  })
+}

@@ -1,6 +1,7 @@
 // The HTTP-method API and routerOptions (Fastify 5's, at both levels) at the type level.
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import type { EnclaveFactory, FastifyRouterOptions } from '../../src/types'
+import type { Config as FindMyWayConfig, HTTPVersion } from 'find-my-way'
+import type { EnclaveFactory, FastifyRouterOptions, HTTPMethods } from '../../src/types'
 import { typeOf } from './helpers'
 
 declare const enclave: EnclaveFactory
@@ -15,6 +16,15 @@ export function httpMethodApi (): void {
   app.route({ method: 'QUERY', url: '/q', handler: async () => 'q' })
   // @ts-expect-error: the options are { hasBody, overrideExisting }
   app.addHttpMethod('MKCOL', { body: true })
+  // At the Fastify 4 level, as in Fastify 4, a method is one of the known names (any name at the Fastify 5 level:
+  // test/types/level5), and routeOptions.method a string.
+  // @ts-expect-error: not a known method
+  app.route({ method: 'CONNECT', url: '/c', handler: async () => 'c' })
+  app.get('/method', async (request) => {
+    typeOf(request.routeOptions.method).is<string>()
+  })
+  const known: HTTPMethods = 'propfind'
+  void known
 }
 
 export function routerOptions (): void {
@@ -34,4 +44,7 @@ export function routerOptions (): void {
   enclave({ routerOptions: given })
   // @ts-expect-error: maxParamLength is a number
   enclave({ routerOptions: { maxParamLength: 'long' } })
+  // The options are find-my-way's, so they can be handed to it.
+  const forFindMyWay: FindMyWayConfig<HTTPVersion.V1> = given
+  void forFindMyWay
 }
