@@ -12,11 +12,7 @@ import { ensureWrk, runWrkSlice, writeScript, wrkScript } from './lib/wrk.mjs'
 import { startServer, pinSelf, LOAD_CORE } from './lib/processes.mjs'
 import { SCENARIOS } from './lib/scenarios.mjs'
 import { median, rotate } from './lib/stats.mjs'
-
-function option (args, name, fallback) {
-  const index = args.indexOf(`--${name}`)
-  return index === -1 ? fallback : args[index + 1]
-}
+import { optionValue as option } from './lib/options.mjs'
 
 async function startChecked (kinds, letter) {
   const up = []

@@ -18,14 +18,10 @@ import { Duplex } from 'node:stream'
 import { fileURLToPath } from 'node:url'
 import { isDeepStrictEqual } from 'node:util'
 import { CHECKS, SCENARIOS } from './lib/scenarios.mjs'
+import { optionValue as option } from './lib/options.mjs'
 
 const WARMUP_REQUESTS = 50_000
 const CONNECTIONS = 64
-
-function option (args, name, fallback) {
-  const index = args.indexOf(`--${name}`)
-  return index === -1 ? fallback : args[index + 1]
-}
 
 /**
  * A socket that takes every write and drops it: Node's response writing runs in full, no bytes leave the process.

@@ -15,14 +15,10 @@ import { closeIdleSockets } from './lib/http-client.mjs'
 import { runSlice } from './lib/load.mjs'
 import { SCENARIOS } from './lib/scenarios.mjs'
 import { summarizeProfile, renderProfileSummary } from './profile-summary.mjs'
+import { optionValue as option } from './lib/options.mjs'
 
 const WARMUP_SECONDS = 3
 const startupScript = path.join(path.dirname(fileURLToPath(import.meta.url)), 'servers', 'startup.mjs')
-
-function option (args, name, fallback) {
-  const index = args.indexOf(`--${name}`)
-  return index === -1 ? fallback : args[index + 1]
-}
 
 async function main () {
   const args = process.argv.slice(2)

@@ -82,6 +82,12 @@ function camelCase (flag) {
   return flag.replace(/-([a-z])/g, (_, letter) => letter.toUpperCase())
 }
 
+/** The value after `--name` in a small script's arguments, or `fallback` (the one-purpose scripts beside run.mjs). */
+export function optionValue (args, name, fallback) {
+  const index = args.indexOf(`--${name}`)
+  return index === -1 ? fallback : args[index + 1]
+}
+
 export function parseOptions (argv = process.argv.slice(2), env = process.env) {
   const given = {}
   for (const key of Object.keys(DEFAULTS)) {
