@@ -12,6 +12,7 @@ import path from 'node:path'
 import { parseOptions, USAGE } from './lib/options.mjs'
 import { loadPluginList, loadSkippedTests, loadFlakyTests, fileId, slug, GROUPS } from './lib/plugin-list.mjs'
 import { installPlugin, testsFromGit } from './lib/install.mjs'
+import { waitForPorts } from './lib/ports.mjs'
 import { pluginsCacheDir, prepareFastify, preparePluginTree, listFiles, testTreesDir } from './lib/trees.mjs'
 import { runJsonReportSuite } from './lib/jest.mjs'
 import { summarize, renderConsole, renderMarkdown, writeJson, writeText } from './lib/report.mjs'
@@ -44,13 +45,23 @@ function markFlaky (result, flakyFor) {
   return { ...result, tests, counts: { ...countTests(tests), flaky: tests.filter((test) => test.status === 'flaky').length } }
 }
 
+/**
+ * The name of the flaky test (flaky-tests.txt) a file ended early in, or null: a file that stops, crashes or hangs in
+ * a test known to be flaky loses the tests after it through no fault of theirs.
+ */
+function stoppedInFlakyTest (result, flaky) {
+  if (result.status === 'ok' || flaky.size === 0) return null
+  const culprit = result.tests.find((test) => test.unfinished) ?? result.tests.findLast((test) => test.status === 'fail')
+  return culprit && flaky.has(culprit.name) ? culprit.name : null
+}
+
 function notRun (plugin, why) {
   log(`${plugin.name}@${plugin.version}: not run: ${why}`)
   return { name: plugin.name, version: plugin.version, group: plugin.group, notRun: why, files: [] }
 }
 
 /** The tap files of one plugin, each a `node` process in the plugin's tree, then its jest suite if it has one. */
-async function runPluginTests (plugin, trees, options, skipsFor) {
+async function runPluginTests (plugin, trees, options, skipsFor, flakyFor) {
   const filter = options.filePattern ? new RegExp(options.filePattern) : null
   const files = plugin.files ? listFiles(trees.tree(), new RegExp(plugin.files)).filter((file) => !filter || filter.test(file)) : []
   const timeoutSeconds = plugin.timeout ?? options.timeoutSeconds
@@ -63,8 +74,16 @@ async function runPluginTests (plugin, trees, options, skipsFor) {
     onDone: (run) => log(`  ${plugin.name}/${run.file} ${run.timedOut ? 'HUNG' : ''} ${run.seconds.toFixed(1)}s`)
   })
   const results = []
+  const resultOf = (run) => fileResult(run, plugin.name, { grep: options.grep, expectedNamesFor: (file) => selfList.namesFor(file, runOnSelf) })
   for (const run of runs) {
-    const result = await fileResult(run, plugin.name, { grep: options.grep, expectedNamesFor: (file) => selfList.namesFor(file, runOnSelf) })
+    let result = await resultOf(run)
+    const flakyStop = stoppedInFlakyTest(result, flakyFor(fileId(plugin, run.file)))
+    if (flakyStop) {
+      // The tests the stop lost were never run: run the file once more, so that they are counted on their own outcome.
+      log(`  ${plugin.name}/${run.file}: stopped in the flaky test "${flakyStop}"; running the file once more`)
+      if (plugin.ports) await waitForPorts(plugin.ports, { log })
+      result = { ...(await resultOf(await runFile(trees.tree(), run.file, fileOptions(run.file)))), rerunBecause: flakyStop }
+    }
     if (options.self && !options.grep) selfList.record(result)
     results.push(result)
   }
@@ -92,7 +111,8 @@ async function runPlugin (plugin, list, options, fastify, skipsFor, flakyFor) {
   const target = options.self ? 'self' : 'enclave'
   const trees = { dir, tree: treeFor(target), selfTree: treeFor('self') }
   log(`${plugin.name}@${plugin.version} on ${options.self ? `fastify@${level.fastify.version} (--self)` : `Enclave (${path.basename(level.fastify.entry)})`}`)
-  const files = (await runPluginTests(plugin, trees, options, skipsFor)).map((result) => markFlaky(result, flakyFor))
+  if (plugin.ports) await waitForPorts(plugin.ports, { log })
+  const files = (await runPluginTests(plugin, trees, options, skipsFor, flakyFor)).map((result) => markFlaky(result, flakyFor))
   return { name: plugin.name, version: plugin.version, group: plugin.group, files }
 }
 

@@ -27,13 +27,14 @@ function summarizeRuns (runs) {
     plugins,
     total,
     brokenFiles: files.filter((file) => file.status !== 'ok').map(({ file, status, why, counts }) => ({ file, status, why, lost: counts.lost })),
+    rerunFiles: files.filter((file) => file.rerunBecause).map(({ file, rerunBecause }) => ({ file, rerunBecause })),
     flakyTests: files.flatMap((file) => file.tests.filter((test) => test.status === 'flaky').map((test) => ({ file: file.file, name: test.name, outcome: test.outcome, evidence: test.evidence }))),
     files
   }
 }
 
 /**
- * `{ target, seconds, plugins, total, files, brokenFiles, flakyTests, groups }`. Each plugin run is
+ * `{ target, seconds, plugins, total, files, brokenFiles, rerunFiles, flakyTests, groups }`. Each plugin run is
  * `{ name, version, group, files, notRun? }`; `files` (every file's result, named `<plugin>/<path>`) is what the
  * expectations gate reads; `groups` the same summary for the official plugins and for the community ones (those
  * that ran), each `{ name, ... }`.
@@ -65,6 +66,7 @@ export function renderMarkdown (summary) {
   lines.push('', '## Files that end early (stopped, crashed or hung)', '')
   if (summary.brokenFiles.length === 0) lines.push('None.')
   for (const broken of summary.brokenFiles) lines.push(`- \`${broken.file}\` **${broken.status}**: ${broken.why}; ${broken.lost} tests lost`)
+  for (const rerun of summary.rerunFiles) lines.push(`- \`${rerun.file}\` stopped in the flaky test "${rerun.rerunBecause}" and was run once more; the second run is the one counted`)
   lines.push('', '## Flaky tests (flaky-tests.txt: outcome this run, evidence)', '')
   if (summary.flakyTests.length === 0) lines.push('None ran.')
   for (const flaky of summary.flakyTests) lines.push(`- \`${flaky.file}\` "${flaky.name}": ${flaky.outcome} (${flaky.evidence})`)
@@ -83,6 +85,7 @@ export function renderConsole (summary) {
   }
   lines.push('', `${summary.seconds} s in all`)
   for (const broken of summary.brokenFiles) lines.push(`${broken.status}: ${broken.file}: ${broken.why}; ${broken.lost} tests lost`)
+  for (const rerun of summary.rerunFiles) lines.push(`rerun: ${rerun.file}: stopped in the flaky test "${rerun.rerunBecause}"; the second run is the one counted`)
   for (const flaky of summary.flakyTests) lines.push(`flaky: ${flaky.file} :: ${flaky.name}: ${flaky.outcome} this run (${flaky.evidence})`)
   lines.push('')
   return lines.join('\n') + '\n'
