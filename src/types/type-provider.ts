@@ -209,13 +209,19 @@ export type ResolveReplyTypeWithRouteGeneric<
   : IsReplyMap<RouteGenericReply> extends true ? PayloadForStatus<RouteGenericReply, Code> : RouteGenericReply
 
 /**
- * What a handler may return: a payload the route may send, the reply (after sending with it), or nothing, or a
- * promise of these. Anything when the route declares no reply type.
+ * What a handler may return when the route declares a reply type (anything otherwise). At the Fastify 4 level: a
+ * payload the route may send, the reply (after sending with it), or nothing, or a promise of these. At the Fastify 5
+ * level, Fastify 5's: a payload or nothing, or a promise of these, and a route generic's reply map itself beside its
+ * payloads; a typed handler that sends with its reply returns nothing.
  */
 export type ResolveFastifyReplyReturnType<
   TypeProvider extends FastifyTypeProvider,
   SchemaCompiler extends FastifySchema,
   RouteGeneric extends RouteGenericInterface
-> = ResolveFastifyReplyType<TypeProvider, SchemaCompiler, RouteGeneric> extends infer Payload ? HandlerReturn<Payload> : unknown
+> = ResolveFastifyReplyType<TypeProvider, SchemaCompiler, RouteGeneric> extends infer Payload
+  ? AtLevel<HandlerReturn<Payload>, HandlerReturn5<Payload | ReplyMapOf<RouteGeneric['Reply']>>>
+  : unknown
 
 type HandlerReturn<P> = unknown extends P ? unknown : P | void | AnyReply | Promise<P | void | AnyReply>
+type HandlerReturn5<P> = unknown extends P ? unknown : P | void | Promise<P | void>
+type ReplyMapOf<R> = IsReplyMap<R> extends true ? R : never

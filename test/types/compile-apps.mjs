@@ -53,7 +53,9 @@ const app5Packages = {
 const level5Packages = {
   fastify: 'packages/fastify5',
   'enclave-http': '.',
-  'real-fastify': 'node_modules/fastify5'
+  'real-fastify': 'node_modules/fastify5',
+  // what a Fastify 5 program installs beside it: @fastify/error 4, at another path than Enclave's copy of it
+  '@fastify/error': 'node_modules/fastify-error-4'
 }
 
 /**
