@@ -5,7 +5,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { KEPT } from './file-results.mjs'
-import { parseTap } from './tap-results.mjs'
+import { parseTap, testName } from './tap-results.mjs'
 
 export class SelfTestList {
   constructor (dir) {
@@ -33,6 +33,7 @@ export class SelfTestList {
         this.save()
       }
     }
-    return this.names[file] ?? null
+    // lists saved before test names lost a negative `# time=` read the same
+    return this.names[file]?.map(testName) ?? null
   }
 }
