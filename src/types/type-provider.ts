@@ -212,7 +212,7 @@ export type ResolveReplyTypeWithRouteGeneric<
  * What a handler may return when the route declares a reply type (anything otherwise). At the Fastify 4 level: a
  * payload the route may send, the reply (after sending with it), or nothing, or a promise of these. At the Fastify 5
  * level, Fastify 5's: a payload or nothing, or a promise of these, and a route generic's reply map itself beside its
- * payloads; a typed handler that sends with its reply returns nothing.
+ * payloads. (An async handler may still return its reply: a reply is awaited as nothing. A synchronous one may not.)
  */
 export type ResolveFastifyReplyReturnType<
   TypeProvider extends FastifyTypeProvider,
