@@ -35,11 +35,11 @@ export interface AnyReply {
 
 /**
  * `send()`'s arguments at the Fastify 5 level: the payload may be left out only when the reply type does not say
- * (unknown) or says nothing is sent (`undefined`, `void`); a declared reply type must be sent.
+ * (unknown) or says nothing is sent (`undefined`, `void`, `never`); a declared reply type must be sent. (The whole
+ * type is tested with `NoInfer<…> extends`, not `[…] extends […]`: see `UndefinedToUnknown` in type-provider.ts.)
  */
-export type SendArgs<ReplyType> = unknown extends ReplyType
-  ? [payload?: ReplyType]
-  : [ReplyType] extends [undefined | void] ? [payload?: ReplyType] : [payload: ReplyType]
+export type SendArgs<ReplyType> = unknown extends ReplyType ? [payload?: ReplyType]
+  : NoInfer<ReplyType> extends undefined | void ? [payload?: ReplyType] : [payload: ReplyType]
 
 /**
  * The status codes `code()` and `status()` take: those of the route generic's `Reply` keys (any code without them).

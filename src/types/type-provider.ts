@@ -99,17 +99,29 @@ export type WithSharedSchema<TP, Schema> =
       : TP
     : TP
 
-/** The type of the data a schema describes under provider `TP`, read as input or output. */
+/**
+ * The type of the data a schema describes under provider `TP`, read as input or output. The provider and the direction
+ * are taken through `infer` (an instance typed with one provider stays assignable where Fastify's is, as Fastify 4's
+ * register type tests check); the schema is kept out of that tuple, which would copy it (see `UndefinedToUnknown`).
+ */
 export type SchemaType<TP extends FastifyTypeProvider, Schema, Direction extends SchemaDirection> =
-  [TP, Schema, Direction] extends [infer Provider extends FastifyTypeProvider, infer Part, infer Dir extends SchemaDirection]
+  [TP, Direction] extends [infer Provider extends FastifyTypeProvider, infer Dir extends SchemaDirection]
     ? IsEnclaveTypeProvider<Provider> extends true
-      ? ([Part] extends [undefined] ? unknown : FromSchema<ExpandShorthand<Part>, SharedSchemasOf<Provider>, Dir>)
-      : CallTypeProviderFor<Provider, Part, Dir>
+      ? (NoInfer<Schema> extends undefined ? unknown : FromSchema<ExpandShorthand<Schema>, SharedSchemasOf<Provider>, Dir>)
+      : CallTypeProviderFor<Provider, Schema, Dir>
     : never
 
 // ---- requests ----
 
-type UndefinedToUnknown<T> = [T] extends [undefined] ? unknown : T
+/**
+ * `unknown` for a part without a type. The whole type is tested, not each member of a union, with
+ * `NoInfer<T> extends …` rather than the usual `[T] extends […]`: TypeScript first checks a conditional type on a
+ * "permissive" copy of its operands, which it keeps with a bare type but makes afresh for a wrapped one, so a tuple
+ * around a schema's type instantiates all of it again at each test (with such forms here and in `SchemaType`, the
+ * 200-route bench took 361 k instantiations; 350 k without). `NoInfer` of a type without type parameters is that type
+ * itself.
+ */
+type UndefinedToUnknown<T> = NoInfer<T> extends undefined ? unknown : T
 /** `keyof` over each member of a union: a generic key counts as given when it has any key at all. */
 type KeysOf<T> = T extends unknown ? keyof T : never
 
@@ -175,7 +187,7 @@ export type ResponseTypes<TP extends FastifyTypeProvider, SchemaCompiler> =
 type WithRawPayloads<Map> = { [Code in keyof Map]: Map[Code] | RawReplyPayload }
 
 /** Any payload of a response map (`never`: no response schema, so anything). */
-type AnyPayload<Map> = [Map] extends [never] ? unknown : Map[keyof Map]
+type AnyPayload<Map> = NoInfer<Map> extends never ? unknown : Map[keyof Map]
 
 /** The route generic's `Reply`: a payload type, or the union of a reply map's payloads. */
 type GivenReply<R> = IsReplyMap<R> extends true ? R[keyof R] : R
@@ -205,7 +217,7 @@ export type ResolveReplyTypeWithRouteGeneric<
   SchemaCompiler extends FastifySchema = FastifySchema,
   TypeProvider extends FastifyTypeProvider = EnclaveTypeProvider
 > = [KeysOf<RouteGenericReply>] extends [never]
-  ? (ResponseTypes<TypeProvider, SchemaCompiler> extends infer Map ? ([Map] extends [never] ? unknown : PayloadForStatus<Map, Code>) : never)
+  ? (ResponseTypes<TypeProvider, SchemaCompiler> extends infer Map ? (NoInfer<Map> extends never ? unknown : PayloadForStatus<Map, Code>) : never)
   : IsReplyMap<RouteGenericReply> extends true ? PayloadForStatus<RouteGenericReply, Code> : RouteGenericReply
 
 /**

@@ -42,3 +42,25 @@ export function errors (app: FastifyInstance, programsOwn: FastifyError): void {
     typeOf(error).is<FastifyError>()
   })
 }
+
+export function sendArguments (app: FastifyInstance): void {
+  // send()'s payload is required when the reply type declares one, optional when it declares nothing to send
+  app.get<{ Reply: { 200: { id: number }, 204: undefined, 205: void, 206: never } }>('/send', async (_request, reply) => {
+    reply.code(204).send()
+    reply.code(205).send()
+    reply.code(206).send()
+    // @ts-expect-error a declared payload must be sent
+    reply.code(200).send()
+    reply.code(200).send({ id: 1 })
+  })
+  // a reply type that includes undefined among others still needs its payload, as in Fastify 5
+  app.get<{ Reply: { id: number } | undefined }>('/maybe', async (_request, reply) => {
+    // @ts-expect-error the reply type is not only undefined
+    reply.send()
+    reply.send(undefined)
+  })
+  // without a reply type, anything or nothing
+  app.get('/untyped', async (_request, reply) => {
+    reply.send()
+  })
+}
