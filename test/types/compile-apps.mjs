@@ -55,7 +55,8 @@ const level5Packages = {
   'enclave-http': '.',
   'real-fastify': 'node_modules/fastify5',
   // what a Fastify 5 program installs beside it: @fastify/error 4, at another path than Enclave's copy of it
-  '@fastify/error': 'node_modules/fastify-error-4'
+  '@fastify/error': 'node_modules/fastify-error-4',
+  '@fastify/type-provider-json-schema-to-ts': 'node_modules/@fastify5/type-provider-json-schema-to-ts'
 }
 
 /**
