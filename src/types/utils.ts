@@ -93,7 +93,7 @@ interface CodesByClass {
 }
 
 /** Every HTTP status code. (Not `CodesByClass[CodeClasses]`: that would read the classes in the order 1 to 5 were created.) */
-export type HttpCodes = CodesByClass[1] | CodesByClass[2] | CodesByClass[3] | CodesByClass[4] | CodesByClass[5]
+type HttpCodes = CodesByClass[1] | CodesByClass[2] | CodesByClass[3] | CodesByClass[4] | CodesByClass[5]
 
 /** Whether `Code` is an HTTP status code (100 to 599). */
 export type IsHttpCode<Code extends number> = [Code] extends [HttpCodes] ? true : false
