@@ -15,6 +15,7 @@ import type { Logger } from '../types/logger'
 import type { RawServerBase } from '../types/raw'
 import type { NormalizedOptions } from './options'
 import { countRequest, gatherWrites, responseWritingOn } from './write-gathering'
+import { lingerOnClose, noteRequest } from './lingering-close'
 
 // loaded by the applications that serve HTTPS or HTTP/2 only
 const loadHttps = lazyModule(() => require('node:https') as typeof https)
@@ -136,14 +137,21 @@ function createHttp1Server (options: NormalizedOptions, handler: RawHandler): ht
   server.maxRequestsPerSocket = options.maxRequestsPerSocket
   server.setTimeout(options.connectionTimeout)
   // TLS sockets write through their TLS wrap, not the socket's own write methods: nothing to gather there
-  if (!options.https) server.on('connection', gatherWrites)
+  if (!options.https) {
+    server.on('connection', gatherWrites)
+    server.on('connection', lingerOnClose)
+  }
   return server
 }
 
-/** The request listener of a plain HTTP/1 server: each request is counted for write gathering, then handled. */
+/**
+ * The request listener of a plain HTTP/1 server: each request is counted for write gathering and noted for lingering
+ * close, then handled.
+ */
 function countingRequests (handler: RawHandler): RawHandler {
   return function handleCountedRequest (req, res) {
     countRequest(req)
+    noteRequest(req)
     handler(req, res)
   }
 }

@@ -8,12 +8,16 @@
  * bare `node:http` server that gathers its writes: each of those fields must be there and mean what the module
  * expects, and both responses must arrive whole and in order. Anything else leaves gathering off for the process
  * (every write then goes straight to the socket, as Node does it), said once per application at debug level.
+ *
+ * The same exchange checks lingering close (lingering-close.ts): the second response closes the connection, which
+ * Node must end through the socket's `destroySoon`; if it does not, lingering stays off.
  */
 import http from 'node:http'
 import net, { type AddressInfo } from 'node:net'
 import { once } from 'node:events'
 import type { Logger } from '../types/logger'
 import { countRequest, enableWriteGathering, missingSocketMethods, startGathering, trustResponseNaming } from './write-gathering'
+import { enableLingeringClose, lingeringCloseSeen, noteRequest, startLingering } from './lingering-close'
 
 /** How long the check's exchange may take before gathering is left off (it takes a few milliseconds). */
 const CHECK_TIMEOUT_MS = 2000
@@ -43,6 +47,7 @@ async function runCheck (): Promise<string | null> {
   const findings: string[] = []
   const server = http.createServer((req, res) => {
     countRequest(req)
+    noteRequest(req)
     // the first request's response owns the connection at once; the second's waits for it (no socket yet)
     if (req.url === '/first') {
       const found = socketFindings(res)
@@ -52,13 +57,18 @@ async function runCheck (): Promise<string | null> {
     res.setHeader('content-length', Buffer.byteLength(req.url!))
     res.end(req.url)
   })
-  server.on('connection', startGathering)
+  server.on('connection', (socket: net.Socket) => {
+    startGathering(socket)
+    startLingering(socket)
+  })
   try {
     server.listen(0, '127.0.0.1')
     await once(server, 'listening')
     const received = await exchange((server.address() as AddressInfo).port)
     if (!/^HTTP\/1\.1 200 [^]*?\r\n\r\n\/firstHTTP\/1\.1 200 [^]*?\r\n\r\n\/second$/.test(received)) {
       findings.push('two pipelined responses did not arrive whole and in order')
+    } else if (lingeringCloseSeen()) {
+      enableLingeringClose()
     }
   } catch (err) {
     findings.push(`the check's exchange failed (${err instanceof Error ? err.message : String(err)})`)
