@@ -17,7 +17,7 @@ import type { IncomingMessage } from 'node:http'
 import { Socket } from 'node:net'
 
 /** The longest a connection lingers for the rest of a request body once its response has been sent. */
-export const LINGER_MS = 2000
+const LINGER_MS = 2000
 
 const kRequest = Symbol('enclave.lingeringRequest')
 
@@ -35,13 +35,9 @@ function hasDestroySoon (): boolean {
   return typeof destroySoonNow === 'function'
 }
 
-export function enableLingeringClose (): void {
-  enabled = true
-}
-
-/** Whether a lingering socket's `destroySoon` has run in this process. */
-export function lingeringCloseSeen (): boolean {
-  return destroySoonSeen
+/** Turns lingering on for the process if the start-up check's exchange saw a lingering socket's `destroySoon` run. */
+export function enableLingeringCloseIfSeen (): void {
+  if (destroySoonSeen) enabled = true
 }
 
 /** Makes one accepted HTTP/1 connection linger when it closes, once checked (the server's `connection` listener). */
@@ -57,10 +53,9 @@ export function startLingering (socket: Socket): void {
   if (hasDestroySoon()) (socket as LingeringSocket).destroySoon = lingeringDestroySoon
 }
 
-/** Remembers the request a lingering connection is reading (called by the server's request listener). */
-export function noteRequest (req: IncomingMessage): void {
-  const socket = req.socket as LingeringSocket | null | undefined
-  if (socket !== null && socket !== undefined && socket.destroySoon === lingeringDestroySoon) socket[kRequest] = req
+/** Remembers the request the connection is reading, if it lingers (called by the server's request listener). */
+export function noteRequest (socket: Socket, req: IncomingMessage): void {
+  if ((socket as LingeringSocket).destroySoon === lingeringDestroySoon) (socket as LingeringSocket)[kRequest] = req
 }
 
 function lingeringDestroySoon (this: LingeringSocket): void {

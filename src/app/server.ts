@@ -138,10 +138,15 @@ function createHttp1Server (options: NormalizedOptions, handler: RawHandler): ht
   server.setTimeout(options.connectionTimeout)
   // TLS sockets write through their TLS wrap, not the socket's own write methods: nothing to gather there
   if (!options.https) {
-    server.on('connection', gatherWrites)
-    server.on('connection', lingerOnClose)
+    server.on('connection', prepareConnection)
   }
   return server
+}
+
+/** A plain HTTP/1 connection, accepted: it gathers its writes and lingers when it closes, where checked. */
+function prepareConnection (socket: Socket): void {
+  gatherWrites(socket)
+  lingerOnClose(socket)
 }
 
 /**
@@ -150,8 +155,12 @@ function createHttp1Server (options: NormalizedOptions, handler: RawHandler): ht
  */
 function countingRequests (handler: RawHandler): RawHandler {
   return function handleCountedRequest (req, res) {
-    countRequest(req)
-    noteRequest(req)
+    // requests emitted by plugins may carry no socket, or one the server did not accept
+    const socket = req.socket as Socket | null | undefined
+    if (socket !== null && socket !== undefined) {
+      countRequest(socket)
+      noteRequest(socket, req)
+    }
     handler(req, res)
   }
 }

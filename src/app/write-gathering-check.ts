@@ -17,7 +17,7 @@ import net, { type AddressInfo } from 'node:net'
 import { once } from 'node:events'
 import type { Logger } from '../types/logger'
 import { countRequest, enableWriteGathering, missingSocketMethods, startGathering, trustResponseNaming } from './write-gathering'
-import { enableLingeringClose, lingeringCloseSeen, noteRequest, startLingering } from './lingering-close'
+import { enableLingeringCloseIfSeen, noteRequest, startLingering } from './lingering-close'
 
 /** How long the check's exchange may take before gathering is left off (it takes a few milliseconds). */
 const CHECK_TIMEOUT_MS = 2000
@@ -46,8 +46,8 @@ async function runCheck (): Promise<string | null> {
   if (missing.length > 0) return `net.Socket has no ${missing.join(', ')}`
   const findings: string[] = []
   const server = http.createServer((req, res) => {
-    countRequest(req)
-    noteRequest(req)
+    countRequest(req.socket)
+    noteRequest(req.socket, req)
     // the first request's response owns the connection at once; the second's waits for it (no socket yet)
     if (req.url === '/first') {
       const found = socketFindings(res)
@@ -67,8 +67,8 @@ async function runCheck (): Promise<string | null> {
     const received = await exchange((server.address() as AddressInfo).port)
     if (!/^HTTP\/1\.1 200 [^]*?\r\n\r\n\/firstHTTP\/1\.1 200 [^]*?\r\n\r\n\/second$/.test(received)) {
       findings.push('two pipelined responses did not arrive whole and in order')
-    } else if (lingeringCloseSeen()) {
-      enableLingeringClose()
+    } else {
+      enableLingeringCloseIfSeen()
     }
   } catch (err) {
     findings.push(`the check's exchange failed (${err instanceof Error ? err.message : String(err)})`)

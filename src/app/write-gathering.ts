@@ -17,7 +17,7 @@
  * None of the socket fields used here is promised by Node: gathering stays off until the start-up check
  * (write-gathering-check.ts) has seen each of them do what this module expects on a real connection.
  */
-import type { IncomingMessage, ServerResponse } from 'node:http'
+import type { ServerResponse } from 'node:http'
 import { Socket } from 'node:net'
 
 /** The most bytes one connection keeps before they are flushed at once. */
@@ -104,11 +104,9 @@ export function startGathering (socket: Socket): void {
   gathering._destroy = destroyAfterFlush
 }
 
-/** Counts a request received on a gathering connection (called by the server's request listener). */
-export function countRequest (req: IncomingMessage): void {
-  // requests emitted by plugins may carry no socket, or one the server did not accept
-  const socket = req.socket as GatheringSocket | null | undefined
-  if (socket !== null && socket !== undefined && socket[kRequests] !== undefined) socket[kRequests]++
+/** Counts a request received on the connection, if it gathers (called by the server's request listener). */
+export function countRequest (socket: Socket): void {
+  if ((socket as GatheringSocket)[kRequests] !== undefined) (socket as GatheringSocket)[kRequests]++
 }
 
 /**
