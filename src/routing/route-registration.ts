@@ -161,7 +161,10 @@ interface RouteQuery { method?: unknown, url?: string, constraints?: Record<stri
 
 function lookUp (app: AppState, opts: RouteQuery) {
   const method = typeof opts.method === 'string' ? opts.method.toUpperCase() : ''
-  return app.router.find(method as never, opts.url ?? '', opts.constraints)
+  const found = app.router.find(method as never, opts.url ?? '', opts.constraints)
+  // a url the router cannot look up (no path, a bad encoding, a parameter too long) comes back as the handler that
+  // answers the failure, with no route behind it
+  return found === null || found.store === null ? null : found
 }
 
 export const routeInstanceMethods = {

@@ -382,6 +382,11 @@ test('hasRoute, findRoute, printRoutes', async () => {
   assert.deepEqual(app.findRoute({ method: 'GET', url: '/users/:id' }).params, { id: ':id' })
   assert.equal(app.hasRoute({} as any), false)
   assert.equal(app.hasRoute({ method: 'GET' } as any), false)
+  // urls a request could not be routed by: no route, rather than the handler that answers the failure
+  for (const url of ['/users/%zz', '*users/42', '']) {
+    assert.equal(app.hasRoute({ method: 'GET', url }), false, url)
+    assert.equal(app.findRoute({ method: 'GET', url }), null, url)
+  }
   const printed = app.printRoutes()
   assert.equal(typeof printed, 'string')
   assert.match(printed, /users/)
