@@ -30,10 +30,8 @@ let enabled = false
 /** Set when a lingering socket's `destroySoon` ran (what the start-up check looks for). */
 let destroySoonSeen = false
 
-/** Whether net.Socket has the `destroySoon` that lingering falls back to. */
-function hasDestroySoon (): boolean {
-  return typeof destroySoonNow === 'function'
-}
+/** Whether net.Socket has the `destroySoon` that lingering falls back to (known once, at load). */
+const hasDestroySoon = typeof destroySoonNow === 'function'
 
 /** Turns lingering on for the process if the start-up check's exchange saw a lingering socket's `destroySoon` run. */
 export function enableLingeringCloseIfSeen (): void {
@@ -50,7 +48,7 @@ export function lingerOnClose (socket: Socket): void {
  * have no `destroySoon`: Node then ends a closing connection with `end()`, and lingering has nothing to fall back on.
  */
 export function startLingering (socket: Socket): void {
-  if (hasDestroySoon()) (socket as LingeringSocket).destroySoon = lingeringDestroySoon
+  if (hasDestroySoon) (socket as LingeringSocket).destroySoon = lingeringDestroySoon
 }
 
 /** Remembers the request the connection is reading, if it lingers (called by the server's request listener). */

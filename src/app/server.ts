@@ -136,10 +136,8 @@ function createHttp1Server (options: NormalizedOptions, handler: RawHandler): ht
   server.keepAliveTimeout = options.keepAliveTimeout
   server.maxRequestsPerSocket = options.maxRequestsPerSocket
   server.setTimeout(options.connectionTimeout)
-  // TLS sockets write through their TLS wrap, not the socket's own write methods: nothing to gather there
-  if (!options.https) {
-    server.on('connection', prepareConnection)
-  }
+  // TLS sockets write through their TLS wrap, not the socket's own write methods: neither gathering nor lingering there
+  if (!options.https) server.on('connection', prepareConnection)
   return server
 }
 
