@@ -3,10 +3,14 @@
  * server each, so IPv4 and IPv6 clients both reach the application. Only loopback addresses are bound, whatever the
  * resolver says: a server meant for this machine never listens on another interface.
  */
-import dns from 'node:dns'
+import type dnsModule from 'node:dns'
+import { lazyModule } from '../core/lazy-module'
 import type { AppState } from '../encapsulation/app-state'
 import type { RawServerBase } from '../types/raw'
 import { createServer } from './server'
+
+// loaded by the first listen on localhost: an application that never listens (tests with inject()) never loads it
+const dns = lazyModule(() => require('node:dns') as typeof dnsModule)
 
 interface ResolvedAddress { address: string, family: number }
 
@@ -18,7 +22,7 @@ function isLoopback ({ address, family }: ResolvedAddress): boolean {
 export async function localhostAddresses (): Promise<string[]> {
   let resolved: ResolvedAddress[] = []
   try {
-    resolved = await dns.promises.lookup('localhost', { all: true })
+    resolved = await dns().promises.lookup('localhost', { all: true })
   } catch {
     // no resolver answer: the IPv4 loopback, which every host has
   }

@@ -10,21 +10,27 @@
  */
 import type { SerializerFn } from './response-serializers'
 import { isObjectLike } from '../../core/objects'
+import { lazyModule } from '../../core/lazy-module'
 import type { JsonSchema } from '../../core/types'
 
 export type Rounding = 'trunc' | 'floor' | 'ceil' | 'round'
 const roundings: Record<Rounding, (n: number) => number> = { trunc: Math.trunc, floor: Math.floor, ceil: Math.ceil, round: Math.round }
 
-/** fast-json-stringify's own check of a schema against Draft-07; schemas it rejects are left to it, to report. */
-const isValidSchema = loadSchemaCheck()
+/**
+ * fast-json-stringify's own check of a schema against Draft-07; schemas it rejects are left to it, to report.
+ * Loaded with the first schema generated (a warm start takes its serializers from the compile cache).
+ */
+const isValidSchema = lazyModule(loadSchemaCheck)
 
-function loadSchemaCheck (): ((schema: unknown) => boolean) | undefined {
+/** Without the check (a fast-json-stringify that moved it), no schema is taken: fast-json-stringify compiles them all. */
+function loadSchemaCheck (): (schema: unknown) => boolean {
   try {
     const validate = require('fast-json-stringify/lib/schema-validator')
-    return typeof validate === 'function' ? validate : undefined
+    if (typeof validate === 'function') return validate
   } catch {
-    return undefined
+    // as below
   }
+  return () => false
 }
 
 /** Thrown inside the generator for a schema outside the subset; never escapes `compileSerializer`. */
@@ -229,7 +235,7 @@ export const serializerParams = 'rt, quote'
  * schema (it then reports why).
  */
 export function serializerSource (schema: unknown, options?: Record<string, unknown>): string | undefined {
-  if (roundingOf(options) === undefined || isValidSchema === undefined || !isValidSchema(schema)) return undefined
+  if (roundingOf(options) === undefined || !isValidSchema()(schema)) return undefined
   const generator = new Generator()
   let body: string
   try {

@@ -2,17 +2,25 @@
  * Turning the generator's source (`validator-generator.ts`) into a validation function, with the runtime helpers
  * the source expects: Ajv's own `ucs2length` and `equal`, the formats of `ajv-formats` (the very objects the default
  * Ajv instance uses), and `fail`, which records the one error as Ajv's validators do.
+ *
+ * The three helpers from Ajv's packages are loaded when first asked for: a warm start takes its validators from the
+ * compile cache, and a validator binds only the helpers its code calls (validator-generator.ts), so an application
+ * whose schemas use no format never loads ajv-formats.
  */
-import ucs2length from 'ajv/dist/runtime/ucs2length'
-import equal from 'ajv/dist/runtime/equal'
-import { fullFormats } from 'ajv-formats/dist/formats'
+import type ucs2lengthFn from 'ajv/dist/runtime/ucs2length'
+import type equalFn from 'ajv/dist/runtime/equal'
+import type { fullFormats } from 'ajv-formats/dist/formats'
+import { lazyModule } from '../../core/lazy-module'
 import type { JsonSchema } from '../../core/types'
 import { kTakesParentData, type ValidationFunction } from './validator-types'
 import { generatorCovers, type FormatDefinition } from './validator-subset'
 import { generateValidatorSource } from './validator-generator'
 
 /** The formats a default Ajv instance has: `ajv-formats` in its default ("full") mode. */
-export const defaultFormats = fullFormats as Record<string, FormatDefinition | undefined>
+const defaultFormats = lazyModule(() =>
+  (require('ajv-formats/dist/formats') as { fullFormats: typeof fullFormats }).fullFormats as Record<string, FormatDefinition | undefined>)
+const ucs2length = lazyModule(() => (require('ajv/dist/runtime/ucs2length') as { default: typeof ucs2lengthFn }).default)
+const equal = lazyModule(() => (require('ajv/dist/runtime/equal') as { default: typeof equalFn }).default)
 
 type GeneratedValidator = ValidationFunction & { errors: unknown, schema: unknown, [kTakesParentData]?: true }
 
@@ -70,11 +78,19 @@ function isInteger (value: unknown): boolean {
   return typeof value === 'number' && !(value % 1) && !isNaN(value) && isFinite(value)
 }
 
-const runtime = { fail, coerce, invalid, ucs2length, equal, formats: defaultFormats }
+const runtime = {
+  fail,
+  coerce,
+  invalid,
+  get ucs2length () { return ucs2length() },
+  get equal () { return equal() },
+  get formats () { return defaultFormats() }
+}
 
 /** The generator's source for `schema`, or undefined when the schema is outside what it reproduces exactly. */
 export function validatorSource (schema: JsonSchema): string | undefined {
-  return generatorCovers(schema, defaultFormats) ? generateValidatorSource(schema, defaultFormats) : undefined
+  const formats = defaultFormats()
+  return generatorCovers(schema, formats) ? generateValidatorSource(schema, formats) : undefined
 }
 
 /** The parameters of the generated source's factory. */

@@ -56,6 +56,8 @@ const limits: Record<string, [string, string]> = {
 class ValidatorGenerator {
   readonly #lines: string[] = []
   readonly #constants: string[] = []
+  /** The helpers from Ajv's packages the code calls: only these are bound (and so loaded, generated-validator.ts). */
+  readonly #helpers = new Set<'ucs2length' | 'equal' | 'formats'>()
   #names = 0
 
   constructor (readonly formats: Record<string, FormatDefinition | undefined>) {}
@@ -64,7 +66,7 @@ class ValidatorGenerator {
     this.#schema(schema, { data: 'data', store: null, path: 'instancePath', schemaPath: '#', schemaRef: 'schema' })
     return [
       '"use strict"',
-      'const fail = rt.fail, coerce = rt.coerce, invalid = rt.invalid, ucs2length = rt.ucs2length, equal = rt.equal, formats = rt.formats',
+      ['const fail = rt.fail, coerce = rt.coerce, invalid = rt.invalid', ...[...this.#helpers].map((name) => `${name} = rt.${name}`)].join(', '),
       ...this.#constants,
       // parenthesized, so that V8 compiles it with the factory instead of pre-parsing it then compiling it on first use
       'return (function validate (data, options) {',
@@ -74,6 +76,12 @@ class ValidatorGenerator {
       '  return true',
       '})'
     ].join('\n')
+  }
+
+  /** A helper's name in the code, bound by the prologue. */
+  #helper (name: 'ucs2length' | 'equal' | 'formats'): string {
+    this.#helpers.add(name)
+    return name
   }
 
   #name (prefix: string): string {
@@ -145,10 +153,10 @@ class ValidatorGenerator {
     const d = place.data
     if (schema.maxLength !== undefined) {
       // a string's code point count is at most its length: only long strings need counting
-      this.#emit(`if (${d}.length > ${schema.maxLength} && ucs2length(${d}) > ${schema.maxLength}) ${this.#fail(place, 'maxLength', `{limit: ${schema.maxLength}}`, literal(`must NOT have more than ${schema.maxLength} characters`))}`)
+      this.#emit(`if (${d}.length > ${schema.maxLength} && ${this.#helper('ucs2length')}(${d}) > ${schema.maxLength}) ${this.#fail(place, 'maxLength', `{limit: ${schema.maxLength}}`, literal(`must NOT have more than ${schema.maxLength} characters`))}`)
     }
     if (schema.minLength !== undefined) {
-      this.#emit(`if (ucs2length(${d}) < ${schema.minLength}) ${this.#fail(place, 'minLength', `{limit: ${schema.minLength}}`, literal(`must NOT have fewer than ${schema.minLength} characters`))}`)
+      this.#emit(`if (${this.#helper('ucs2length')}(${d}) < ${schema.minLength}) ${this.#fail(place, 'minLength', `{limit: ${schema.minLength}}`, literal(`must NOT have fewer than ${schema.minLength} characters`))}`)
     }
     if (schema.pattern !== undefined) {
       const pattern = this.#name('pattern')
@@ -162,7 +170,7 @@ class ValidatorGenerator {
     const format = this.formats[name]
     if (format === true) return
     const ref = this.#name('format')
-    this.#constants.push(`const ${ref} = formats[${literal(name)}]`)
+    this.#constants.push(`const ${ref} = ${this.#helper('formats')}[${literal(name)}]`)
     const check = format instanceof RegExp
       ? `${ref}.test(${place.data})`
       : typeof format === 'function'
@@ -219,7 +227,7 @@ class ValidatorGenerator {
       this.#emit(`if (${i} > 1) { const ${indices} = {}; for (; ${i}--;) { let ${item} = ${d}[${i}]; if (!${typeCheck(itemType, item)}) continue; ` +
         `if (typeof ${indices}[${item}] == "number") { ${j} = ${indices}[${item}]; ${error} } ${indices}[${item}] = ${i} } }`)
     } else {
-      this.#emit(`if (${i} > 1) { for (; ${i}--;) { for (${j} = ${i}; ${j}--;) { if (equal(${d}[${i}], ${d}[${j}])) ${error} } } }`)
+      this.#emit(`if (${i} > 1) { for (; ${i}--;) { for (${j} = ${i}; ${j}--;) { if (${this.#helper('equal')}(${d}[${i}], ${d}[${j}])) ${error} } } }`)
     }
     this.#emit('}')
   }
