@@ -26,9 +26,9 @@ export const CATEGORIES = {
  */
 export function describeFrame (symbol, dso) {
   if (dso === '[kernel.kallsyms]' || dso.startsWith('[kernel')) return { name: symbol, category: 'kernel' }
-  const js = /^JS:[*~^+-]?(\S*)\s*(\S*)$/.exec(symbol)
-  if (js === null) return { name: symbol.replace(/^(Builtin|BytecodeHandler|Stub|Handler):/, ''), category: 'native' }
-  const [, fn, where] = js
+  if (!symbol.startsWith('JS:')) return { name: symbol.replace(/^(Builtin|BytecodeHandler|Stub|Handler):/, ''), category: 'native' }
+  // the name may hold spaces (`get hasSubscribers`); the location, last, always holds a colon
+  const [, fn, where = ''] = /^JS:[*~^+-]?(.*?)(?:\s+(\S*:\S*))?$/.exec(symbol)
   const name = fn === '' ? '(anonymous)' : fn
   if (where.startsWith('node:')) return { name: `${name} ${where.replace(/:\d+(:\d+)?$/, '')}`, category: 'node' }
   const file = where.replace(/^file:\/\//, '').replace(/:\d+(:\d+)?$/, '')

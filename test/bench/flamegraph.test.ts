@@ -50,6 +50,15 @@ test('perf samples fold into stacks per thread, root first, named and sorted int
   assert.equal(foldPerfScript(perfScript).samples, 4)
 })
 
+test('JavaScript frames keep names with spaces; code with no file is generated code', async () => {
+  const { describeFrame } = await load()
+  const map = '/tmp/perf-100.map'
+  assert.deepEqual(describeFrame('JS:*get hasSubscribers node:diagnostics_channel:287:20', map), { name: 'get hasSubscribers node:diagnostics_channel', category: 'node' })
+  assert.deepEqual(describeFrame('JS:~ file:///srv/app/node_modules/@fastify/error/index.js:3:1', map), { name: '(anonymous) @fastify/error', category: 'framework' })
+  assert.deepEqual(describeFrame('JS:*serialize0 :3:1', map), { name: 'serialize0', category: 'generated' })
+  assert.deepEqual(describeFrame('Builtin:CallFunction', map), { name: 'CallFunction', category: 'native' })
+})
+
 test('the SVG draws each frame as wide as its share, with the categories\' shares in the legend', async () => {
   const { foldPerfScript, renderFlameGraph } = await load()
   const svg: string = renderFlameGraph(foldPerfScript(perfScript, { tid: 100 }), { title: 'Enclave <a>', subtitle: 'three samples', width: 1020 })
