@@ -115,10 +115,11 @@ export const listenInstanceMethods = {
       if (app.closing) throw new codes.FST_ERR_REOPENED_CLOSE_SERVER()
       if (app.listening) throw new codes.FST_ERR_REOPENED_SERVER()
       // the socket internals that write gathering and the answer to malformed HTTP rely on, checked once in this
-      // process: the check's round trip overlaps ready()
-      const checked = checkWriteGathering(app.logger)
+      // process, before ready(): the check's first HTTP exchange is most of its time and all of it is this thread's,
+      // so running it beside ready() would save nothing and would put it between the plugins starting and the
+      // server listening, where a plugin that samples the event loop from its registration would see it
+      await checkWriteGathering(app.logger)
       await this.ready()
-      await checked
       if (aborted) {
         skipped = true
         return undefined

@@ -4,10 +4,11 @@
  * (`_handle.writeQueueSize`) and the response a connection is writing (`_httpMessage`, which the answer to
  * malformed HTTP also reads, server.ts: without it, that answer goes out at once instead of after the response).
  *
- * Once per process, before the first server listens, two pipelined requests cross a real loopback connection to a
- * bare `node:http` server that gathers its writes: each of those fields must be there and mean what the module
- * expects, and both responses must arrive whole and in order. Anything else leaves gathering off for the process
- * (every write then goes straight to the socket, as Node does it), said once per application at debug level.
+ * Once per process, when the first application starts listening (before it loads its plugins), two pipelined
+ * requests cross a real loopback connection to a bare `node:http` server that gathers its writes: each of those fields
+ * must be there and mean what the module expects, and both responses must arrive whole and in order. Anything else
+ * leaves gathering off for the process (every write then goes straight to the socket, as Node does it), said once
+ * per application at debug level.
  *
  * The same exchange checks lingering close (lingering-close.ts): the second response closes the connection, which
  * Node must end through the socket's `destroySoon`; if it does not, lingering stays off.
@@ -73,8 +74,10 @@ async function runCheck (): Promise<string | null> {
   } catch (err) {
     findings.push(`the check's exchange failed (${err instanceof Error ? err.message : String(err)})`)
   } finally {
-    server.close()
+    // closed before the verdict, so that nothing of the check is left when the application goes on
+    const closed = new Promise<void>((resolve) => server.close(() => resolve()))
     server.closeAllConnections()
+    await closed
   }
   return findings.length === 0 ? null : [...new Set(findings)].join('; ')
 }

@@ -82,3 +82,25 @@ probe.close()`)
     'Write gathering of pipelined responses is off in this process: a socket handle has no writeQueueSize'
   ])
 })
+
+test('the check runs before the plugins load: its requests are answered before the first plugin starts', (t) => {
+  // a plugin that samples the event loop from its registration (as @fastify/under-pressure does) must see the server
+  // listen right after it, as in Fastify, not after the check's first HTTP exchange
+  const file = path.join(temporaryDir(t), 'order.mts')
+  writeFileSync(file, `import diagnostics from 'node:diagnostics_channel'
+const { default: enclave } = await import(${JSON.stringify(factory)})
+const events = []
+diagnostics.subscribe('http.server.request.start', ({ request }) => events.push('request ' + request.url))
+const app = enclave()
+app.register(async () => { events.push('plugin') })
+app.get('/app', async () => 'ok')
+await app.listen({ port: 0, host: '127.0.0.1' })
+events.push('listening')
+await fetch('http://127.0.0.1:' + app.server.address().port + '/app')
+await app.close()
+console.log(JSON.stringify(events))
+`)
+  const run = spawnSync(process.execPath, ['--import', 'tsx', file], { encoding: 'utf8', timeout: 20000 })
+  assert.equal(run.status, 0, run.stderr)
+  assert.deepEqual(JSON.parse(run.stdout), ['request /first', 'request /second', 'plugin', 'listening', 'request /app'])
+})
