@@ -7,9 +7,9 @@
  * the same response checks. The report gives, per server, the median req/s and server CPU time per request, and
  * each server ÷ node-async: how far a framework is from the floor its users' async handlers allow.
  */
-import { checkServer } from './lib/check.mjs'
+import { startCheckedServer } from './lib/check.mjs'
 import { ensureWrk, runWrkSlice, writeScript, wrkScript } from './lib/wrk.mjs'
-import { startServer, pinSelf, LOAD_CORE } from './lib/processes.mjs'
+import { pinSelf, LOAD_CORE } from './lib/processes.mjs'
 import { SCENARIOS } from './lib/scenarios.mjs'
 import { median, rotate } from './lib/stats.mjs'
 import { optionValue as option } from './lib/options.mjs'
@@ -17,13 +17,7 @@ import { optionValue as option } from './lib/options.mjs'
 async function startChecked (kinds, letter) {
   const up = []
   for (const kind of kinds) {
-    const server = await startServer(kind, [letter])
-    if (server.unavailable) throw new Error(`${kind}: ${server.unavailable}`)
-    const check = await checkServer(server.port, [letter])
-    if (!check.ok || check.loadBodies[letter] === undefined) {
-      await server.stop()
-      throw new Error(`${kind} failed its checks on ${letter}: ${JSON.stringify(check.failures)}`)
-    }
+    const { server, check } = await startCheckedServer(kind, letter)
     up.push({ kind, server, script: writeScript(wrkScript(SCENARIOS[letter], check.loadBodies[letter])) })
   }
   return up

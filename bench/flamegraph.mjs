@@ -12,8 +12,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { startServer } from './lib/processes.mjs'
-import { checkServer } from './lib/check.mjs'
+import { startCheckedServer } from './lib/check.mjs'
 import { SCENARIOS } from './lib/scenarios.mjs'
 import { ensureWrk, runWrkSlice, writeScript, wrkScript } from './lib/wrk.mjs'
 import { CATEGORIES, categoryShares, foldPerfScript, renderFlameGraph } from './lib/flamegraph.mjs'
@@ -66,18 +65,15 @@ async function main () {
   const work = mkdtempSync(path.join(os.tmpdir(), 'enclave-flamegraph-'))
   // --perf-basic-prof also turns on V8's log, which would land in the current directory
   const nodeArgs = ['--perf-basic-prof', `--logfile=${path.join(work, 'v8.log')}`, '--no-logfile-per-isolate']
-  const server = await startServer(kind, [letter], { nodeArgs })
-  if (server.unavailable) {
-    console.error(`${kind} not available: ${server.unavailable}`)
-    rmSync(work, { recursive: true, force: true })
-    return 1
-  }
+  let started
   try {
-    const check = await checkServer(server.port, [letter])
-    if (!check.ok) {
-      console.error(`${kind} failed its checks:\n${JSON.stringify(check.failures, null, 2)}`)
-      return 1
-    }
+    started = await startCheckedServer(kind, letter, { nodeArgs })
+  } catch (error) {
+    rmSync(work, { recursive: true, force: true })
+    throw error
+  }
+  const { server, check } = started
+  try {
     const script = writeScript(wrkScript(SCENARIOS[letter], check.loadBodies[letter]))
     const slice = { wrk: wrk.command, scriptFile: script.file, connections: 100, threads: 1 }
     try {

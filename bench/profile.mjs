@@ -9,8 +9,8 @@ import { mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { setTimeout as sleep } from 'node:timers/promises'
-import { startServer, runNodeScript, pinSelf, LOAD_CORE } from './lib/processes.mjs'
-import { checkServer } from './lib/check.mjs'
+import { runNodeScript, pinSelf, LOAD_CORE } from './lib/processes.mjs'
+import { startCheckedServer } from './lib/check.mjs'
 import { closeIdleSockets } from './lib/http-client.mjs'
 import { runSlice } from './lib/load.mjs'
 import { SCENARIOS } from './lib/scenarios.mjs'
@@ -50,17 +50,8 @@ async function main () {
 /** Profiles the steady state only: warm-up first, then SIGUSR2 around one load slice (see servers/start.mjs). */
 async function profileLoad (kind, letter, { duration, pipelining }, dir) {
   process.env.BENCH_PROFILE_DIR = dir
-  const server = await startServer(kind, [letter])
-  if (server.unavailable) {
-    console.error(`${kind} not available: ${server.unavailable}`)
-    return 1
-  }
+  const { server, check } = await startCheckedServer(kind, letter)
   try {
-    const check = await checkServer(server.port, [letter])
-    if (!check.ok) {
-      console.error(`${kind} failed its checks:\n${JSON.stringify(check.failures, null, 2)}`)
-      return 1
-    }
     const options = { duration: WARMUP_SECONDS, connections: 100, pipelining, expectBody: check.loadBodies[letter] }
     await runSlice(server, SCENARIOS[letter], options)
     process.kill(server.pid, 'SIGUSR2')

@@ -4,6 +4,7 @@
  */
 import { isDeepStrictEqual } from 'node:util'
 import { sendRequest } from './http-client.mjs'
+import { startServer } from './processes.mjs'
 import { CHECKS } from './scenarios.mjs'
 
 const JSON_TYPE = 'application/json; charset=utf-8'
@@ -37,6 +38,23 @@ export async function checkServer (port, scenarios) {
     if (check.load && problems.length === 0) loadBodies[check.scenario] = response.body
   }
   return { ok: failures.length === 0, failures, warnings, loadBodies }
+}
+
+/**
+ * Starts one bench server for one scenario and checks it there, for the tools that measure a single server (profile,
+ * flame graph, async floor). Throws, with the server stopped, when it cannot start or fails a check: measuring a
+ * server that answers wrongly would only mislead.
+ * @returns {Promise<{ server: object, check: object }>}
+ */
+export async function startCheckedServer (kind, letter, { nodeArgs = [] } = {}) {
+  const server = await startServer(kind, [letter], { nodeArgs })
+  if (server.unavailable) throw new Error(`${kind} not available: ${server.unavailable}`)
+  const check = await checkServer(server.port, [letter])
+  if (!check.ok || check.loadBodies[letter] === undefined) {
+    await server.stop()
+    throw new Error(`${kind} failed its checks on ${letter}:\n${JSON.stringify(check.failures, null, 2)}`)
+  }
+  return { server, check }
 }
 
 /** Why a server whose checks gave `check` must not be measured on scenario `letter`, or null. */
