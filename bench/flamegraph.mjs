@@ -65,45 +65,46 @@ async function main () {
   const work = mkdtempSync(path.join(os.tmpdir(), 'enclave-flamegraph-'))
   // --perf-basic-prof also turns on V8's log, which would land in the current directory
   const nodeArgs = ['--perf-basic-prof', `--logfile=${path.join(work, 'v8.log')}`, '--no-logfile-per-isolate']
-  let started
   try {
-    started = await startCheckedServer(kind, letter, { nodeArgs })
-  } catch (error) {
-    rmSync(work, { recursive: true, force: true })
-    throw error
-  }
-  const { server, check } = started
-  try {
-    const script = writeScript(wrkScript(SCENARIOS[letter], check.loadBodies[letter]))
-    const slice = { wrk: wrk.command, scriptFile: script.file, connections: 100, threads: 1 }
+    const { server, check } = await startCheckedServer(kind, letter, { nodeArgs })
     try {
-      await runWrkSlice(server, SCENARIOS[letter], { ...slice, duration: 3 })
-      const data = path.join(work, 'perf.data')
-      const perf = recordPerf(server.pid, data)
-      await new Promise((resolve) => setTimeout(resolve, 300))
-      const load = await runWrkSlice(server, SCENARIOS[letter], { ...slice, duration: seconds })
-      await perf.stop()
-      if (load.errors > 0 || load.mismatches > 0) throw new Error(`${load.errors} errors and ${load.mismatches} wrong responses under load`)
-      const text = spawnSync('perf', ['script', '-i', data, '-F', 'comm,pid,tid,ip,sym,dso', '--no-inline'], { encoding: 'utf8', maxBuffer: 1 << 30 }).stdout
-      const folded = foldPerfScript(text, { tid: server.pid })
-      const subtitle = `${SCENARIOS[letter].title}; wrk, 100 connections, no pipelining: ${Math.round(load.rps)} req/s under perf; ` +
-        `${folded.samples} samples of the main thread at 1,999 Hz over ${seconds} s`
-      mkdirSync(out, { recursive: true })
-      const file = path.join(out, `${kind}-${letter}.svg`)
-      writeFileSync(file, renderFlameGraph(folded, { title: `${NAMES[kind]}, scenario ${letter}`, subtitle }))
-      const shares = categoryShares(folded)
-      console.log(`${path.relative(process.cwd(), file)}: ${subtitle}`)
-      console.log(`| ${NAMES[kind]} | ${Object.keys(CATEGORIES).map((key) => `${(shares[key] * 100).toFixed(1)}%`).join(' | ')} |`)
+      await drawFlameGraph({ kind, letter, server, check, wrk, work, seconds, out })
     } finally {
-      script.remove()
+      await server.stop()
+      // the symbol map V8 writes for perf (always under /tmp), read by `perf script`
+      rmSync(`/tmp/perf-${server.pid}.map`, { force: true })
     }
   } finally {
-    await server.stop()
     rmSync(work, { recursive: true, force: true })
-    // the symbol map V8 writes for perf (always under /tmp), read by `perf script` above
-    rmSync(`/tmp/perf-${server.pid}.map`, { force: true })
   }
   return 0
+}
+
+/** Records the checked server under wrk with perf, then writes its flame graph and prints its category shares. */
+async function drawFlameGraph ({ kind, letter, server, check, wrk, work, seconds, out }) {
+  const script = writeScript(wrkScript(SCENARIOS[letter], check.loadBodies[letter]))
+  const slice = { wrk: wrk.command, scriptFile: script.file, connections: 100, threads: 1 }
+  try {
+    await runWrkSlice(server, SCENARIOS[letter], { ...slice, duration: 3 })
+    const data = path.join(work, 'perf.data')
+    const perf = recordPerf(server.pid, data)
+    await new Promise((resolve) => setTimeout(resolve, 300))
+    const load = await runWrkSlice(server, SCENARIOS[letter], { ...slice, duration: seconds })
+    await perf.stop()
+    if (load.errors > 0 || load.mismatches > 0) throw new Error(`${load.errors} errors and ${load.mismatches} wrong responses under load`)
+    const text = spawnSync('perf', ['script', '-i', data, '-F', 'comm,pid,tid,ip,sym,dso', '--no-inline'], { encoding: 'utf8', maxBuffer: 1 << 30 }).stdout
+    const folded = foldPerfScript(text, { tid: server.pid })
+    const subtitle = `${SCENARIOS[letter].title}; wrk, 100 connections, no pipelining: ${Math.round(load.rps)} req/s under perf; ` +
+      `${folded.samples} samples of the main thread at 1,999 Hz over ${seconds} s`
+    mkdirSync(out, { recursive: true })
+    const file = path.join(out, `${kind}-${letter}.svg`)
+    writeFileSync(file, renderFlameGraph(folded, { title: `${NAMES[kind]}, scenario ${letter}`, subtitle }))
+    const shares = categoryShares(folded)
+    console.log(`${path.relative(process.cwd(), file)}: ${subtitle}`)
+    console.log(`| ${NAMES[kind]} | ${Object.keys(CATEGORIES).map((key) => `${(shares[key] * 100).toFixed(1)}%`).join(' | ')} |`)
+  } finally {
+    script.remove()
+  }
 }
 
 main().then((code) => { process.exitCode = code }, (error) => {

@@ -41,12 +41,19 @@ const bodies = received.split('\\r\\n\\r\\n').slice(1).map((part) => part.split(
 console.log(JSON.stringify({ bodies, writes, debug: lines.filter((line) => line.level === 20).map((line) => line.msg) }))
 `
 
-function runAltered (t: { after: (fn: () => void) => void }, alteration: string): { bodies: string[], writes: number, debug: string[] } {
-  const file = path.join(temporaryDir(t), 'altered.mts')
-  writeFileSync(file, script(alteration))
+type TestContext = { after: (fn: () => void) => void }
+
+/** Runs `text` as a module in a fresh Node process (the check runs once per process); returns the JSON it prints. */
+function runChild<T> (t: TestContext, text: string): T {
+  const file = path.join(temporaryDir(t), 'child.mts')
+  writeFileSync(file, text)
   const run = spawnSync(process.execPath, ['--import', 'tsx', file], { encoding: 'utf8', timeout: 20000 })
   assert.equal(run.status, 0, run.stderr)
-  return JSON.parse(run.stdout)
+  return JSON.parse(run.stdout) as T
+}
+
+function runAltered (t: TestContext, alteration: string): { bodies: string[], writes: number, debug: string[] } {
+  return runChild(t, script(alteration))
 }
 
 const expectedBodies = Array.from({ length: 10 }, (_, i) => JSON.stringify({ n: i }))
@@ -86,8 +93,7 @@ probe.close()`)
 test('the check runs before the plugins load: its requests are answered before the first plugin starts', (t) => {
   // a plugin that samples the event loop from its registration (as @fastify/under-pressure does) must see the server
   // listen right after it, as in Fastify, not after the check's first HTTP exchange
-  const file = path.join(temporaryDir(t), 'order.mts')
-  writeFileSync(file, `import diagnostics from 'node:diagnostics_channel'
+  const events = runChild<string[]>(t, `import diagnostics from 'node:diagnostics_channel'
 const { default: enclave } = await import(${JSON.stringify(factory)})
 const events = []
 diagnostics.subscribe('http.server.request.start', ({ request }) => events.push('request ' + request.url))
@@ -100,7 +106,5 @@ await fetch('http://127.0.0.1:' + app.server.address().port + '/app')
 await app.close()
 console.log(JSON.stringify(events))
 `)
-  const run = spawnSync(process.execPath, ['--import', 'tsx', file], { encoding: 'utf8', timeout: 20000 })
-  assert.equal(run.status, 0, run.stderr)
-  assert.deepEqual(JSON.parse(run.stdout), ['request /first', 'request /second', 'plugin', 'listening', 'request /app'])
+  assert.deepEqual(events, ['request /first', 'request /second', 'plugin', 'listening', 'request /app'])
 })
