@@ -52,6 +52,8 @@ export function createInstance (userOptions?: unknown, level: ApiLevel = DEFAULT
     started: false,
     listening: false,
     closing: false,
+    closeRequested: false,
+    pendingListen: null,
     hasConstraints: false,
     routes: [],
     notFoundByPrefix: new Map(),
@@ -108,6 +110,7 @@ export function createInstance (userOptions?: unknown, level: ApiLevel = DEFAULT
   root.ready = ready(app, loader.ready.bind(loader))
   const compileCache = root[kPluginContext].schema.app.compileCache
   root.close = function close (this: Instance, cb?: (err?: Error) => void) {
+    app.closeRequested = true
     let closing = avvioClose.call(root) as unknown as Promise<void>
     // a compile-cache write still under way finishes before close() does
     if (compileCache !== null) closing = closing.then(() => compileCache.settled())

@@ -98,64 +98,20 @@ export const listenInstanceMethods = {
   listen (this: Instance, ...args: unknown[]): Promise<string | undefined> | undefined {
     const app = this[kApp]
     const { options, cb } = normalizeListenArgs(args)
-    // as in Fastify, aborting the signal closes the application (its onClose hooks run); aborted before the
-    // server listens, listen() resolves with no address and does not listen (Fastify 5's fix, both levels)
-    let aborted = false
-    // aborted before listening: the promise resolves with no address, a callback is not called (as in Fastify 5)
-    let skipped = false
-    const abort = (): void => {
-      aborted = true
-      this.close()
-    }
+    // as in Fastify, aborting the signal closes the application (its onClose hooks run)
     if (options.signal !== undefined) {
+      const abort = (): void => { this.close() }
       if (options.signal.aborted) abort()
       else options.signal.addEventListener('abort', abort, { once: true })
     }
-    const promise = (async (): Promise<string | undefined> => {
-      if (app.closing) throw new codes.FST_ERR_REOPENED_CLOSE_SERVER()
-      if (app.listening) throw new codes.FST_ERR_REOPENED_SERVER()
-      // the socket internals that write gathering and the answer to malformed HTTP rely on, checked once in this
-      // process, before ready(): the check's first HTTP exchange is most of its time and all of it is this thread's,
-      // so running it beside ready() would save nothing and would put it between the plugins starting and the
-      // server listening, where a plugin that samples the event loop from its registration would see it
-      await checkWriteGathering(app.logger)
-      await this.ready()
-      if (aborted) {
-        skipped = true
-        return undefined
-      }
-      const { listenTextResolver, ...listenOptions } = options
-      const log = (server: RawServerBase): string => {
-        const addresses = originsOf(server, Boolean(app.options.https), app.level.wildcardListenInterfaces)
-        // the instance's logger at this moment, as in Fastify: a plugin may have replaced `app.log`
-        for (const address of addresses) (this.log as Logger).info(listenTextResolver !== undefined ? listenTextResolver(address) : `Server listening at ${address}`)
-        return addresses[0]
-      }
-      // no host: localhost, all of its loopback addresses, IPv4 first. The first is bound, then localhost is looked
-      // up again for the others, as Fastify looks it up once to listen and once for the other addresses: listen()
-      // settles after the same two resolver round trips as Fastify's
-      const onLocalhost = listenOptions.host === undefined && listenOptions.path === undefined
-      if (onLocalhost) listenOptions.host = (await localhostAddresses())[0]
-      await listenOn(app.server, listenOptions)
-      app.listening = true
-      const address = log(app.server)
-      // the other addresses of localhost, on the same port (not with a serverFactory: its server is the app's only one)
-      if (onLocalhost && app.options.serverFactory === undefined) {
-        const port = (app.server.address() as AddressInfo).port
-        const others = (await localhostAddresses()).filter((host) => host !== listenOptions.host)
-        for (const host of others) {
-          const server = await bindSecondary(app, { ...listenOptions, host, port })
-          if (server !== null) log(server)
-        }
-      }
-      // listen() resolves once the hooks that wait on no I/O have run (as in Fastify, where they finish within the
-      // ticks listen() takes to resolve); a hook waiting on I/O goes on in the background. Without hooks it resolves
-      // at once, in the same turn of the event loop as the server's 'listening', as Fastify's does (before immediates)
-      if (startListenHooks(app)) await new Promise((resolve) => setImmediate(resolve))
-      return address
-    })()
+    const promise = startListening(this, options)
+    // closing waits for this listen() to settle (server.ts, closeServer), so nothing it binds outlives close()
+    const settled = promise.then(() => {}, () => {})
+    app.pendingListen = settled
+    void settled.then(() => { if (app.pendingListen === settled) app.pendingListen = null })
     if (cb === undefined) return promise
-    promise.then((address) => { if (!skipped) cb(null, address) }, (err) => cb(err, null))
+    // closed before it listened: no callback, as in Fastify
+    promise.then((address) => { if (address !== undefined) cb(null, address) }, (err) => cb(err, null))
     return undefined
   },
 
@@ -164,4 +120,54 @@ export const listenInstanceMethods = {
     const addresses: Array<AddressInfo | string | null> = [app.server.address(), ...app.extraServers.map((server) => server.address())]
     return addresses.filter((address) => address !== null)
   }
+}
+
+/**
+ * Readies the application and binds its server(s); resolves with the first address. Once `close()` was called
+ * (directly, or by the `signal`), it binds nothing more: closed before the main server listened, it resolves with
+ * no address (Fastify 5's answer to an aborted signal, both levels; Fastify itself would listen after the close, or
+ * fail on localhost, and never settle).
+ */
+async function startListening (instance: Instance, options: ListenOptions): Promise<string | undefined> {
+  const app = instance[kApp]
+  if (app.closing) throw new codes.FST_ERR_REOPENED_CLOSE_SERVER()
+  if (app.listening) throw new codes.FST_ERR_REOPENED_SERVER()
+  // the socket internals that write gathering and the answer to malformed HTTP rely on, checked once in this
+  // process, before ready(): the check's first HTTP exchange is most of its time and all of it is this thread's,
+  // so running it beside ready() would save nothing and would put it between the plugins starting and the
+  // server listening, where a plugin that samples the event loop from its registration would see it
+  await checkWriteGathering(app.logger)
+  await instance.ready()
+  if (app.closeRequested) return undefined
+  const { listenTextResolver, ...listenOptions } = options
+  const log = (server: RawServerBase): string => {
+    const addresses = originsOf(server, Boolean(app.options.https), app.level.wildcardListenInterfaces)
+    // the instance's logger at this moment, as in Fastify: a plugin may have replaced `app.log`
+    for (const address of addresses) (instance.log as Logger).info(listenTextResolver !== undefined ? listenTextResolver(address) : `Server listening at ${address}`)
+    return addresses[0]
+  }
+  // no host: localhost, all of its loopback addresses, IPv4 first. The first is bound, then localhost is looked
+  // up again for the others, as Fastify looks it up once to listen and once for the other addresses: listen()
+  // settles after the same two resolver round trips as Fastify's
+  const onLocalhost = listenOptions.host === undefined && listenOptions.path === undefined
+  if (onLocalhost) listenOptions.host = (await localhostAddresses())[0]
+  if (app.closeRequested) return undefined
+  await listenOn(app.server, listenOptions)
+  app.listening = true
+  const address = log(app.server)
+  // the other addresses of localhost, on the same port (not with a serverFactory: its server is the app's only one)
+  if (onLocalhost && app.options.serverFactory === undefined) {
+    const port = (app.server.address() as AddressInfo).port
+    const others = (await localhostAddresses()).filter((host) => host !== listenOptions.host)
+    for (const host of others) {
+      if (app.closeRequested) break
+      const server = await bindSecondary(app, { ...listenOptions, host, port })
+      if (server !== null) log(server)
+    }
+  }
+  // listen() resolves once the hooks that wait on no I/O have run (as in Fastify, where they finish within the
+  // ticks listen() takes to resolve); a hook waiting on I/O goes on in the background. Without hooks it resolves
+  // at once, in the same turn of the event loop as the server's 'listening', as Fastify's does (before immediates)
+  if (startListenHooks(app)) await new Promise((resolve) => setImmediate(resolve))
+  return address
 }

@@ -180,6 +180,11 @@ function trackSessions (server: http2.Http2Server | http2.Http2SecureServer): vo
  * addresses): stops accepting, waits for in-flight requests, drops idle sockets. `done` follows the main server.
  */
 export function closeServer (app: AppState, done: (err?: Error) => void): void {
+  // a listen() still starting binds nothing once close() was called; what it bound before, it is closed here
+  if (app.pendingListen !== null) {
+    void app.pendingListen.then(() => closeServer(app, done))
+    return
+  }
   if (!app.listening) {
     done()
     return

@@ -50,6 +50,10 @@ export interface AppState {
   started: boolean
   listening: boolean
   closing: boolean
+  /** Set the moment `close()` is called: a `listen()` still starting binds nothing from then on. */
+  closeRequested: boolean
+  /** A `listen()` under way (never rejects): closing waits for it to settle, then closes whatever it bound. */
+  pendingListen: Promise<void> | null
   router: Router
   notFoundRouter: Router
   /** The methods routes may use and how each is read for a body: the level's defaults plus `addHttpMethod`. */

@@ -58,6 +58,34 @@ for (const [level, make] of [['Fastify 4', enclave], ['Fastify 5', enclave5]] as
     assert.equal(app.server.listening, false)
   })
 
+  test(`${level} level: close() called while listen() starts binds nothing; the promise resolves empty, a callback is not called`, async () => {
+    const app = make()
+    const listening = app.listen({ port: 0 })
+    await app.close()
+    assert.equal(await listening, undefined)
+    assert.equal(app.server.listening, false)
+    assert.deepEqual(app.addresses(), [])
+
+    const withCallback = make()
+    let called = false
+    withCallback.listen({ port: 0 }, () => { called = true })
+    await withCallback.close()
+    await new Promise((resolve) => setTimeout(resolve, 100))
+    assert.equal(called, false)
+    assert.equal(withCallback.server.listening, false)
+  })
+
+  test(`${level} level: close() called once the main server listens closes it and binds none of localhost's other addresses`, async () => {
+    const app = make()
+    let closing: Promise<unknown> | undefined
+    app.server.once('listening', () => { closing = app.close() })
+    const origin = await app.listen({ port: 0 })
+    assert.match(origin, /^http:\/\/127\.0\.0\.1:\d+$/)
+    await closing
+    assert.equal(app.server.listening, false)
+    assert.deepEqual(app.addresses(), [])
+  })
+
   test(`${level} level: close() leaves idle connections to Node for its own servers, asks a factory's server once`, async () => {
     const own = make({ forceCloseConnections: 'idle' })
     await own.listen({ port: 0 })
