@@ -90,7 +90,7 @@ async function runPluginTests (plugin, trees, options, skipsFor, flakyFor) {
   if (options.self && !options.grep) selfList.save()
   for (const tool of ['jest', 'vitest']) {
     if (!plugin[tool] || options.grep) continue
-    const suiteResults = runJsonReportSuite(tool, trees.tree(), plugin, { timeoutSeconds: timeoutSeconds * 5, env: plugin.env })
+    const suiteResults = runJsonReportSuite(tool, trees.tree(), plugin, { timeoutSeconds: timeoutSeconds * 5, env: plugin.env, skips: skipsFor.namesOf(plugin) })
     results.push(...suiteResults.filter((result) => !filter || filter.test(result.file)))
   }
   return results.map((result) => ({ ...result, file: fileId(plugin, result.file) }))

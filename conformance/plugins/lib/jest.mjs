@@ -35,11 +35,20 @@ const TOOLS = {
     ...(options.config ? ['--config', options.config] : []), ...(options.args ?? []), '--reporter=json', `--outputFile=${report}`, '--coverage.enabled=false']
 }
 
-/** The results of the plugin's `tool` suite (`jest` or `vitest`) in `tree`, one per test file. */
-export function runJsonReportSuite (tool, tree, plugin, { timeoutSeconds, env }) {
+/** A name pattern that runs every test but those named in `skips` (full names), which the tool reports skipped. */
+function allBut (skips) {
+  const escaped = skips.map((name) => name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+  return ['--testNamePattern', `^(?!(?:${escaped.join('|')})$)`]
+}
+
+/**
+ * The results of the plugin's `tool` suite (`jest` or `vitest`) in `tree`, one per test file; `skips`: full names
+ * of tests not to run (skipped-tests.txt).
+ */
+export function runJsonReportSuite (tool, tree, plugin, { timeoutSeconds, env, skips = [] }) {
   const options = plugin[tool]
   const report = path.join(tree, `.${tool}-report.json`)
-  const args = [...(options.nodeArgs ?? []), ...TOOLS[tool](report, options)]
+  const args = [...(options.nodeArgs ?? []), ...TOOLS[tool](report, options), ...(skips.length > 0 ? allBut(skips) : [])]
   const run = spawnSync(process.execPath, args, { cwd: tree, env: { ...process.env, ...env, FORCE_COLOR: '0', NO_COLOR: '1' }, encoding: 'utf8', timeout: timeoutSeconds * 1000, maxBuffer: 64 * 1024 * 1024 })
   let parsed
   try {

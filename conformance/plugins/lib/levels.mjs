@@ -27,8 +27,7 @@ function pluginLevel (fastify, { list, suffix, groups }) {
 
 const PLUGIN_LEVELS = {
   4: pluginLevel(levelOf('4'), { list: 'plugins.json', suffix: '', groups: ['official', 'community'] }),
-  // The official plugins only: the community list is of Fastify 4 releases.
-  5: pluginLevel(levelOf('5'), { list: 'plugins-5.json', suffix: '-5', groups: ['official'] })
+  5: pluginLevel(levelOf('5'), { list: 'plugins-5.json', suffix: '-5', groups: ['official', 'community'] })
 }
 
 /** The plugin level of `--fastify <major>` (`4`, `5`, or a full version such as `5.12.8`). */

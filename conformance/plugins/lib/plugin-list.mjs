@@ -35,7 +35,10 @@ export function loadPluginList (level, pattern, group) {
 /** skipped-tests.txt: (`plugin`, `file`) → (`test name` → reason), for the preload; `node>=N:` entries from Node N on. */
 export function loadSkippedTests (level) {
   const byFile = indexEntries(readEntries(level.skipped).filter(holdsOnThisNode))
-  return (plugin, file) => Object.fromEntries([...(byFile.get(fileId(plugin, file)) ?? new Map())].map(([name, entry]) => [name, entry.reason]))
+  const skipsFor = (plugin, file) => Object.fromEntries([...(byFile.get(fileId(plugin, file)) ?? new Map())].map(([name, entry]) => [name, entry.reason]))
+  /** Every skipped name of `plugin`, whatever its file: a jest or vitest suite is run once for all its files. */
+  skipsFor.namesOf = (plugin) => [...byFile].filter(([file]) => file.startsWith(`${plugin.name}/`)).flatMap(([, names]) => [...names.keys()])
+  return skipsFor
 }
 
 /**
