@@ -36,7 +36,7 @@ const TOOLS = {
 }
 
 /** A name pattern that runs every test but those named in `skips` (full names), which the tool reports skipped. */
-function allBut (skips) {
+export function allBut (skips) {
   const escaped = skips.map((name) => name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
   return ['--testNamePattern', `^(?!(?:${escaped.join('|')})$)`]
 }
