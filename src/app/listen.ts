@@ -125,8 +125,8 @@ export const listenInstanceMethods = {
 /**
  * Readies the application and binds its server(s); resolves with the first address. Once `close()` was called
  * (directly, or by the `signal`), it binds nothing more: closed before the main server listened, it resolves with
- * no address (Fastify 5's answer to an aborted signal, both levels; Fastify itself would listen after the close, or
- * fail on localhost, and never settle).
+ * no address, as Fastify 5 does for an aborted signal (both levels). Fastify's promise form binds after a close()
+ * (docs/compatibility.md, deliberate differences).
  */
 async function startListening (instance: Instance, options: ListenOptions): Promise<string | undefined> {
   const app = instance[kApp]

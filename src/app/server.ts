@@ -180,7 +180,7 @@ function trackSessions (server: http2.Http2Server | http2.Http2SecureServer): vo
  * addresses): stops accepting, waits for in-flight requests, drops idle sockets. `done` follows the main server.
  */
 export function closeServer (app: AppState, done: (err?: Error) => void): void {
-  // a listen() still starting binds nothing once close() was called; what it bound before, it is closed here
+  // a listen() under way binds nothing more once close() was called: wait for it, then close whatever it bound
   if (app.pendingListen !== null) {
     void app.pendingListen.then(() => closeServer(app, done))
     return
