@@ -59,8 +59,3 @@ export function runJsonReportSuite (tool, tree, plugin, { timeoutSeconds, env, s
   rmSync(report, { force: true })
   return parsed.testResults.map((suite) => fileFromReport(tree, suite)).sort((a, b) => a.file.localeCompare(b.file))
 }
-
-/** The results of `plugin.jest`'s suite in `tree` (kept for the callers that name jest). */
-export function runJest (tree, plugin, options) {
-  return runJsonReportSuite('jest', tree, plugin, options)
-}
