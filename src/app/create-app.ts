@@ -19,6 +19,7 @@ import { requestIdentityDefaults } from '../request/request-identity'
 import { Reply, subclassReply } from '../reply/reply'
 import { defaultErrorHandlerLinkOf } from '../reply/error-handler'
 import { createRouter } from '../routing/router'
+import { RouteTable } from '../routing/route-table'
 import { compileRoutes } from '../routing/compile-route'
 import { installDefaultNotFound } from '../routing/not-found-handlers'
 import { normalizeOptions, unknownOptions, type NormalizedOptions } from './options'
@@ -73,7 +74,7 @@ export function createInstance (userOptions?: unknown, level: ApiLevel = DEFAULT
   root[kPluginContext] = rootContext(root, options, level)
 
   const failures = lookupFailures(app)
-  app.router = createRouter(options, failures)
+  app.router = new RouteTable(() => createRouter(options, failures))
   // the not-found router files each handler under its prefix, and `/v1` also covers `/v1/`
   app.notFoundRouter = createRouter(options, level.badUrlBeforeNotFound ? failures : {}, { ignoreTrailingSlash: true })
   // `routerOptions.defaultRoute`: every unmatched request, as raw (req, res), instead of the not-found handlers

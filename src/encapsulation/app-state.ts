@@ -13,6 +13,7 @@ import type { RawServerBase } from '../types/raw'
 import type { NormalizedOptions } from '../app/options'
 import type { RequestState } from '../request/request'
 import type { RouteRecord } from '../routing/route-model'
+import type { RouteTable } from '../routing/route-table'
 import type { RequestIdentityDefaults } from '../request/request-identity'
 import type { PluginContext } from './plugin-context'
 
@@ -54,7 +55,7 @@ export interface AppState {
   closeRequested: boolean
   /** A `listen()` under way (never rejects): closing waits for it to settle, then closes whatever it bound. */
   pendingListen: Promise<void> | null
-  router: Router
+  router: RouteTable
   notFoundRouter: Router
   /** The methods routes may use and how each is read for a body: the level's defaults plus `addHttpMethod`. */
   httpMethods: HttpMethods

@@ -67,7 +67,7 @@ export function routeConstraints (options: RouteOptions): Record<string, unknown
 }
 
 /** Whether requests must derive constraints before the lookup: some strategy is in use (a route's, or a mustMatchWhenDerived one). */
-export function derivesConstraints (router: Router): boolean {
+export function derivesConstraints (router: Pick<Router, 'constrainer'>): boolean {
   return router.constrainer.strategiesInUse.size > 0 || router.constrainer.asyncStrategiesInUse.size > 0
 }
 
@@ -76,8 +76,7 @@ export function derivesConstraints (router: Router): boolean {
  * settings ignore them, while its `findRoute`/`hasRoute` take the path as written ('/a//:id' finds nothing once
  * '/a/:id' is stored). Registration looks its routes up through this.
  */
-export function storedPath (router: Router, path: string): string {
-  const settings = router as unknown as { ignoreDuplicateSlashes: boolean, ignoreTrailingSlash: boolean }
+export function storedPath (settings: { ignoreDuplicateSlashes: boolean, ignoreTrailingSlash: boolean }, path: string): string {
   const single = settings.ignoreDuplicateSlashes ? FindMyWay.removeDuplicateSlashes(path) : path
   return settings.ignoreTrailingSlash && single.length > 1 && single.endsWith('/') ? single.slice(0, -1) : single
 }
