@@ -1,9 +1,10 @@
 /**
  * Where a warm start of scenario f's application goes, phase by phase: Node's boot, loading Enclave, registering the
  * routes, `ready()` (which loads the compile cache). Builds the cache once (`precompile`), then runs fresh processes
- * on the server core and prints each phase's median.
+ * on the server core and prints each phase's median. With BENCH_BASELINE set (another build of Enclave, as for
+ * `--servers baseline` in run.mjs), its runs alternate with this build's, each with its own cache: an A/B of a change.
  *   node bench/startup-phases.mjs [routes=1000] [runs=7]        (npm run build first)
- * A child run: node bench/startup-phases.mjs --child <routes> <cacheDir> [--precompile]
+ * A child run: node bench/startup-phases.mjs --child <routes> <cacheDir> <enclave|baseline> [--precompile]
  */
 import { mkdtempSync, rmSync } from 'node:fs'
 import os from 'node:os'
@@ -17,10 +18,10 @@ import { runNodeScript } from './lib/processes.mjs'
 const self = fileURLToPath(import.meta.url)
 const phases = ['boot', 'load', 'routes', 'ready']
 
-async function child (routes, dir, precompileOnly) {
+async function child (routes, dir, build, precompileOnly) {
   // performance.now() counts from the process's start: what came before this line is Node's boot
   const boot = performance.now()
-  const enclave = loadFactory('enclave')
+  const enclave = loadFactory(build)
   const loaded = performance.now()
   const app = buildStartupApp(enclave, routes, { compileCache: { dir } })
   const registered = performance.now()
@@ -42,19 +43,28 @@ function median (values) {
 
 const [first, ...rest] = process.argv.slice(2)
 if (first === '--child') {
-  await child(Number(rest[0]), rest[1], rest[2] === '--precompile')
+  await child(Number(rest[0]), rest[1], rest[2], rest[3] === '--precompile')
 } else {
   const routes = Number(first ?? 1000)
   const runs = Number(rest[0] ?? 7)
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'enclave-phases-cache-'))
+  const builds = process.env.BENCH_BASELINE ? ['enclave', 'baseline'] : ['enclave']
+  const dirs = builds.map(() => mkdtempSync(path.join(os.tmpdir(), 'enclave-phases-cache-')))
   try {
-    await runNodeScript([self, '--child', String(routes), dir, '--precompile'], 'PHASES_RESULT ')
-    const results = []
-    for (let i = 0; i < runs; i++) results.push(await runNodeScript([self, '--child', String(routes), dir], 'PHASES_RESULT '))
-    const line = (name) => `${name.padEnd(7)} ${results.map((r) => String(Math.round(r[name])).padStart(5)).join('')}   median ${Math.round(median(results.map((r) => r[name])))} ms`
-    console.log(`warm start of ${routes} routes (scenario f's application), ${runs} fresh processes:`)
-    for (const name of [...phases, 'total']) console.log(line(name))
+    const results = builds.map(() => [])
+    for (const [i, build] of builds.entries()) {
+      await runNodeScript([self, '--child', String(routes), dirs[i], build, '--precompile'], 'PHASES_RESULT ')
+    }
+    for (let run = 0; run < runs; run++) {
+      for (const [i, build] of builds.entries()) {
+        results[i].push(await runNodeScript([self, '--child', String(routes), dirs[i], build], 'PHASES_RESULT '))
+      }
+    }
+    for (const [i, build] of builds.entries()) {
+      const line = (name) => `${name.padEnd(7)} ${results[i].map((r) => String(Math.round(r[name])).padStart(5)).join('')}   median ${Math.round(median(results[i].map((r) => r[name])))} ms`
+      console.log(`${build === 'baseline' ? `the baseline (${process.env.BENCH_BASELINE})` : 'this build'}: warm start of ${routes} routes (scenario f's application), ${runs} fresh processes:`)
+      for (const name of [...phases, 'total']) console.log(line(name))
+    }
   } finally {
-    rmSync(dir, { recursive: true, force: true })
+    for (const dir of dirs) rmSync(dir, { recursive: true, force: true })
   }
 }
