@@ -75,17 +75,20 @@ export class RouteTable {
   constructor (createRouter: () => Router) {
     this.#createRouter = createRouter
     this.#tree = createRouter()
-    const settings = this.#tree as unknown as Partial<PathRules>
+    // the settings as find-my-way holds them (its public fields), so that the table reads paths exactly as it does
+    const settings = this.#tree as unknown as PathRules & { querystringParser: unknown }
     this.#rules = {
-      ignoreTrailingSlash: settings.ignoreTrailingSlash === true,
-      ignoreDuplicateSlashes: settings.ignoreDuplicateSlashes === true,
-      caseSensitive: settings.caseSensitive !== false,
-      useSemicolonDelimiter: settings.useSemicolonDelimiter === true
+      ignoreTrailingSlash: settings.ignoreTrailingSlash,
+      ignoreDuplicateSlashes: settings.ignoreDuplicateSlashes,
+      caseSensitive: settings.caseSensitive,
+      useSemicolonDelimiter: settings.useSemicolonDelimiter
     }
     this.#plainPaths = !this.#rules.ignoreTrailingSlash && !this.#rules.ignoreDuplicateSlashes && this.#rules.caseSensitive
     // find-my-way's own parser (the `querystringParser` setting, else its default), as its lookups call it
-    const tree = this.#tree as unknown as { querystringParser: (query: string) => unknown }
-    this.#parseQuery = tree.querystringParser.bind(tree)
+    const parser = settings.querystringParser
+    this.#parseQuery = typeof parser === 'function' ? (parser as (query: string) => unknown).bind(settings) : () => ({})
+    // a find-my-way that no longer holds these fields as this file expects gets every route, as without the table
+    if (typeof parser !== 'function' || !Object.values(this.#rules).every((value) => typeof value === 'boolean')) this.#tableInUse = false
   }
 
   get constrainer (): Router['constrainer'] {
