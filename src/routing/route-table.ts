@@ -182,8 +182,9 @@ export class RouteTable {
   addConstraintStrategy (strategy: unknown): void {
     this.#tree.addConstraintStrategy(strategy as never)
     this.#strategies.push(strategy)
-    this.#stopUsingTable()
+    // before the table empties into a router built with every strategy (a router built earlier has not this one)
     this.#everyRoute = null
+    this.#stopUsingTable()
   }
 
   hasConstraintStrategy (name: string): boolean {

@@ -167,6 +167,8 @@ test('route table: a strategy added after static routes keeps their answers', ()
   const { table, reference } = both({})
   for (const router of [table, reference]) {
     register(router, 'GET', '/static', 'static')
+    // printing first builds the every-route router, which the strategy must then reach
+    router.prettyPrint({})
     router.addConstraintStrategy(strategy as never)
     register(router, 'GET', '/static', 'acme', { tenant: 'acme' })
   }

@@ -98,6 +98,23 @@ for (const [level, make] of levels) {
     await app.close()
   })
 
+  test(`${level}: a constraint strategy added after static routes were printed applies to the routes after it`, async () => {
+    const app = make()
+    app.get('/static', async () => 'any tenant')
+    assert.match(app.printRoutes(), /static \(GET, HEAD\)/)
+    const tenants = new Map<string, unknown>()
+    app.addConstraintStrategy({
+      name: 'tenant',
+      storage: () => ({ get: (key: string) => tenants.get(key) ?? null, set: (key: string, value: unknown) => { tenants.set(key, value) } }),
+      deriveConstraint: (req: any) => req.headers['x-tenant'],
+      validate () {}
+    })
+    app.get('/static', { constraints: { tenant: 'acme' } }, async () => 'acme')
+    assert.equal((await app.inject({ url: '/static', headers: { 'x-tenant': 'acme' } })).body, 'acme')
+    assert.equal((await app.inject('/static')).body, 'any tenant')
+    await app.close()
+  })
+
   test(`${level}: a static route added beside a constrained one keeps both reachable`, async () => {
     const app = make()
     app.get('/site', async () => 'any host')
