@@ -111,11 +111,11 @@ for (const [name, settings] of settingsCases) {
 }
 
 test('route table: a duplicate static route fails as find-my-way fails it', () => {
-  for (const settings of [{}, { ignoreTrailingSlash: true, caseSensitive: false }]) {
+  const cases: Array<[Settings, string]> = [[{}, '/dup'], [{ ignoreTrailingSlash: true, caseSensitive: false }, '/DUP/']]
+  for (const [settings, again] of cases) {
     const { table, reference } = both(settings)
     register(table, 'GET', '/dup', 1)
     register(reference, 'GET', '/dup', 1)
-    const again = settings === undefined || Object.keys(settings).length === 0 ? '/dup' : '/DUP/'
     const expected = (() => { try { register(reference, 'GET', again, 2) } catch (err) { return err as Error } })()
     assert.ok(expected instanceof Error)
     assert.throws(() => register(table, 'GET', again, 2), { message: expected.message })
