@@ -19,6 +19,7 @@
 import FindMyWay from 'find-my-way'
 import { isDeepStrictEqual } from 'node:util'
 import type { Router } from '../encapsulation/app-state'
+import { derivesConstraints, storedPath } from './router'
 
 type RouterMethod = Parameters<Router['find']>[0]
 type RouteHandler = (...args: never[]) => unknown
@@ -31,8 +32,6 @@ interface Registration {
   handler: RouteHandler
   store: unknown
 }
-
-interface TableEntry { registration: Registration, handler: RouteHandler, store: unknown }
 
 /** What find-my-way's settings say about reading a path. */
 interface PathRules {
@@ -57,7 +56,7 @@ export class RouteTable {
   readonly #createRouter: () => Router
   readonly #rules: PathRules
   /** method → normalized path → route (lower-cased when the router ignores case). */
-  readonly #table = new Map<string, Map<string, TableEntry>>()
+  readonly #table = new Map<string, Map<string, Registration>>()
   #tableSize = 0
   #tableInUse = true
   /** Every route and constraint strategy, in order: what `#everyRoute` is built from. */
@@ -66,7 +65,7 @@ export class RouteTable {
   #everyRoute: Router | null = null
   #Params: (new () => object) | null = null
   /** The table of GET routes, the most requested method, kept apart from the others. */
-  #getTable: Map<string, TableEntry> | undefined = undefined
+  #getTable: Map<string, Registration> | undefined = undefined
   /** No normalization applies: a request path is its own key. */
   readonly #plainPaths: boolean
   readonly #parseQuery: (query: string) => unknown
@@ -106,7 +105,7 @@ export class RouteTable {
   on (method: string, path: string, opts: RouteOptions, handler: RouteHandler, store: unknown): void {
     const registration: Registration = { method, path, opts, handler, store }
     const constrained = opts.constraints !== undefined && Object.keys(opts.constraints).length > 0
-    if (constrained || this.#derivesConstraints()) this.#stopUsingTable()
+    if (constrained || derivesConstraints(this.#tree)) this.#stopUsingTable()
     if (this.#tableInUse && tableMethods.has(method) && isStaticPath(path)) {
       this.#addToTable(registration)
     } else {
@@ -122,7 +121,7 @@ export class RouteTable {
       (constraints === undefined || isDeepStrictEqual(constraints, r.opts.constraints ?? {}))
     const entry = this.#tableEntry(method, path, constraints)
     // as find-my-way's, the path compares as written (a case-insensitive router finds '/A' for '/a' but keeps it)
-    if (entry !== undefined && this.#normalize(entry.registration.path) === normalized) {
+    if (entry !== undefined && this.#normalize(entry.path) === normalized) {
       this.#table.get(method)!.delete(this.#key(normalized))
       this.#tableSize--
     } else if (entry === undefined) {
@@ -211,11 +210,11 @@ export class RouteTable {
       // find-my-way's own message, which registration turns into FST_ERR_DUPLICATED_ROUTE
       throw new Error(`Method '${registration.method}' already declared for route '${key}' with constraints '{}'`)
     }
-    byPath.set(key, { registration, handler: registration.handler, store: registration.store })
+    byPath.set(key, registration)
     this.#tableSize++
   }
 
-  #tableEntry (method: string, path: string, constraints: Record<string, unknown> | undefined): TableEntry | undefined {
+  #tableEntry (method: string, path: string, constraints: Record<string, unknown> | undefined): Registration | undefined {
     if (this.#tableSize === 0 || !isStaticPath(path)) return undefined
     if (constraints !== undefined && Object.keys(constraints).length > 0) return undefined
     return this.#table.get(method)?.get(this.#key(this.#normalize(path)))
@@ -230,11 +229,6 @@ export class RouteTable {
     this.#table.clear()
     this.#getTable = undefined
     this.#tableSize = 0
-  }
-
-  #derivesConstraints (): boolean {
-    const constrainer = this.#tree.constrainer
-    return constrainer.strategiesInUse.size > 0 || constrainer.asyncStrategiesInUse.size > 0
   }
 
   /** A find-my-way router with every route, as if the table did not exist (built once per change of routes). */
@@ -265,8 +259,7 @@ export class RouteTable {
 
   /** find-my-way's normalization of a path, on registration and lookup alike. */
   #normalize (path: string): string {
-    const single = this.#rules.ignoreDuplicateSlashes ? FindMyWay.removeDuplicateSlashes(path) : path
-    return this.#rules.ignoreTrailingSlash ? FindMyWay.trimLastSlash(single) : single
+    return storedPath(this.#rules, path)
   }
 
   #key (normalized: string): string {
