@@ -70,6 +70,7 @@ function install (instance: Instance, handler: AnyFn, opts: NotFoundOptions): vo
     },
     method: '*',
     url: prefix + '/*',
+    reportedUrl: undefined,
     plugin,
     instance,
     compiled: null,

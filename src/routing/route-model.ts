@@ -49,8 +49,12 @@ export interface RouteRecord {
   options: RouteOptions
   method: string
   url: string
-  /** The url requests see in `routeOptions` when it is not `url` (Fastify 5's prefix for a prefixed '/' route's slash variant). */
-  reportedUrl?: string
+  /**
+   * The url requests see in `routeOptions` when it is not `url` (Fastify 5's prefix for a prefixed '/' route's slash
+   * variant). Always present, undefined or not, so that every record has one shape: compile-at-ready loops over
+   * thousands of them, and a second shape (a not-found handler's) made V8 throw away and redo its optimized code.
+   */
+  reportedUrl: string | undefined
   plugin: PluginContext
   instance: Instance
   compiled: CompiledRoute | null
