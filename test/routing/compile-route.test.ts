@@ -19,12 +19,15 @@ test('routes of sibling contexts, registered interleaved, each get their own con
   }
   app.get('/root/b', async (request: any) => seen(request))
 
-  const answer = async (url: string): Promise<unknown> => (await app.inject(url)).json()
-  assert.deepEqual(await answer('/root/a'), { team: 'none', id: 'req-1', hooked: null })
-  assert.deepEqual(await answer('/r/red/b'), { team: 'red', id: 'red-id', hooked: null })
-  assert.deepEqual(await answer('/b/blue/c'), { team: 'blue', id: 'blue-id', hooked: 'blue hook' })
-  assert.deepEqual(await answer('/root/b'), { team: 'none', id: 'req-2', hooked: null })
-  assert.deepEqual(await answer('/r/missing'), { team: 'red', id: 'red-id', hooked: null })
-  assert.deepEqual(await answer('/b/missing'), { team: 'blue', id: 'blue-id', hooked: 'blue hook' })
+  const answer = async (url: string): Promise<unknown> => {
+    const response = await app.inject(url)
+    return { status: response.statusCode, ...response.json() }
+  }
+  assert.deepEqual(await answer('/root/a'), { status: 200, team: 'none', id: 'req-1', hooked: null })
+  assert.deepEqual(await answer('/r/red/b'), { status: 200, team: 'red', id: 'red-id', hooked: null })
+  assert.deepEqual(await answer('/b/blue/c'), { status: 200, team: 'blue', id: 'blue-id', hooked: 'blue hook' })
+  assert.deepEqual(await answer('/root/b'), { status: 200, team: 'none', id: 'req-2', hooked: null })
+  assert.deepEqual(await answer('/r/missing'), { status: 404, team: 'red', id: 'red-id', hooked: null })
+  assert.deepEqual(await answer('/b/missing'), { status: 404, team: 'blue', id: 'blue-id', hooked: 'blue hook' })
   await app.close()
 })
