@@ -30,11 +30,7 @@ export function compileRoutes (app: AppState): void {
 }
 
 /** What every route of one context shares, resolved for the first of them: its decorators and request id generator. */
-interface SharedParts {
-  requestProps: CompiledRoute['requestProps']
-  replyProps: CompiledRoute['replyProps']
-  genReqId: CompiledRoute['genReqId']
-}
+type SharedParts = Pick<CompiledRoute, 'requestProps' | 'replyProps' | 'genReqId'>
 
 /** The shared parts of each context, for one compile pass (an app of 1,000 routes often has a handful of contexts). */
 class ContextParts {
