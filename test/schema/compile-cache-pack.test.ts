@@ -8,9 +8,11 @@ import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { spawnSync } from 'node:child_process'
-import { createHash } from 'node:crypto'
 import path from 'node:path'
 import v8 from 'node:v8'
+import { crc32InJavaScript } from '../../src/core/crc32'
+import { encodePack, readPack } from '../../src/schema/compile-cache-pack'
+import { packFingerprint } from '../../src/schema/compile-cache-fingerprint'
 import { enclave, temporaryDir } from '../helpers'
 
 const factory = path.resolve(__dirname, '..', '..', 'src', 'index.ts')
@@ -38,7 +40,7 @@ function setUp (t: { after: (fn: () => void) => void }): { dir: string, start: (
   }
 }
 
-function pack (dir: string): { file: string, bytes: Buffer, tags: number[], codeCaches: Array<[number, number, string, string]> } {
+function pack (dir: string): { file: string, bytes: Buffer, tags: number[], codeCaches: Array<[number, number, number, string]> } {
   const [name] = readdirSync(dir).filter((file) => file.endsWith('.pack'))
   const file = path.join(dir, name)
   const bytes = readFileSync(file)
@@ -98,28 +100,28 @@ test('a damaged code cache is never given to V8: the code compiles from source a
   const { dir } = setUp(t)
   await startHere(dir, 5)
   const { file, bytes, codeCaches: [[, length]] } = pack(dir)
-  // a flipped byte inside the code cache (the last part of the file): lengths and the code's own hash still agree
+  // a flipped byte inside the code cache (the last part of the file): lengths and the code's own checksum still agree
   const damaged = Buffer.from(bytes)
   damaged[bytes.length - Math.floor(length / 2)] ^= 0xff
   writeFileSync(file, damaged)
   await startHere(dir, 5)
   const rewritten = pack(dir)
   assert.notDeepEqual(rewritten.bytes, damaged)
-  const [[tag, newLength, hash]] = rewritten.codeCaches
+  const [[tag, newLength, checksum]] = rewritten.codeCaches
   assert.equal(tag, v8.cachedDataVersionTag())
-  assert.equal(createHash('sha256').update(rewritten.bytes.subarray(rewritten.bytes.length - newLength)).digest('hex'), hash)
+  assert.equal(crc32InJavaScript(rewritten.bytes.subarray(rewritten.bytes.length - newLength)), checksum)
 })
 
 test('a code cache made by another Node is never handed to V8, even under the same tag: the code compiles from source', async (t) => {
   const { dir } = setUp(t)
   await startHere(dir, 6)
-  const { file, bytes, codeCaches: [[tag, length, hash, runtime]] } = pack(dir)
+  const { file, codeCaches: [[, , , runtime]] } = pack(dir)
   assert.equal(runtime, `node ${process.version} v8 ${process.versions.v8} ${process.arch}`)
   // the same pack as another Node would have written it with a tag equal to this process's
-  const newline = bytes.indexOf(0x0a)
-  const header = JSON.parse(bytes.toString('utf8', 0, newline))
-  header.codeCaches = [[tag, length, hash, 'node v0.0.1 v8 1.0 x64']]
-  writeFileSync(file, Buffer.concat([Buffer.from(JSON.stringify(header) + '\n'), bytes.subarray(newline + 1)]))
+  const written = readPack(file, packFingerprint())
+  assert.ok(written !== null)
+  written.codeCaches[0].runtime = 'node v0.0.1 v8 1.0 x64'
+  writeFileSync(file, encodePack(packFingerprint(), written))
   await startHere(dir, 6)
   // the start found no code cache of its own, so it wrote one, first, and kept the other runtime's after it
   assert.deepEqual(pack(dir).codeCaches.map(([, , , made]) => made), [runtime, 'node v0.0.1 v8 1.0 x64'])

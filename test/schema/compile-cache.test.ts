@@ -10,6 +10,8 @@ import { spawnSync } from 'node:child_process'
 import path from 'node:path'
 import v8 from 'node:v8'
 import { CompileCache } from '../../src/schema/compile-cache'
+import { readPack } from '../../src/schema/compile-cache-pack'
+import { packFingerprint } from '../../src/schema/compile-cache-fingerprint'
 import { ajvConfigurationKey } from '../../src/schema/validation/ajv-standalone'
 import { configurationKey, moduleEntryBody, moduleEntryParams, runModuleEntry } from '../../src/schema/cached-module'
 import { precompile } from '../../src/app/precompile'
@@ -38,6 +40,13 @@ function packFile (dir: string): string {
 function header (dir: string): Record<string, any> {
   const data = readFileSync(packFile(dir))
   return JSON.parse(data.toString('utf8', 0, data.indexOf(0x0a)))
+}
+
+/** The keys of the entries in `dir`'s pack. */
+function packKeys (dir: string): string[] {
+  const pack = readPack(packFile(dir), packFingerprint())
+  assert.ok(pack !== null, 'the pack is whole')
+  return pack.index.map(([key]) => key)
 }
 
 const validatorKey = (maxLength: number): string => CompileCache.key('validator', 'baseline', JSON.stringify(body(maxLength)))
@@ -78,7 +87,7 @@ describe('compile cache', () => {
       [400, '{"statusCode":400,"code":"FST_ERR_VALIDATION","error":"Bad Request","message":"body/name must NOT have more than 3 characters"}'],
       [200, '{"name":"bo","age":7}']
     ])
-    assert.deepEqual(header(dir).index.map((entry: unknown[]) => entry[0]).sort(), [
+    assert.deepEqual(packKeys(dir).sort(), [
       CompileCache.key('serializer', 'trunc', JSON.stringify(response)), validatorKey(3)
     ].sort())
 
@@ -94,7 +103,7 @@ describe('compile cache', () => {
     const res = await changed.inject({ method: 'POST', url: '/users', payload: { name: 'toolong' } })
     assert.deepEqual([res.statusCode, res.payload], [200, '{"name":"toolong","age":1}'])
     await changed.close()
-    const keys = header(dir).index.map((entry: unknown[]) => entry[0])
+    const keys = packKeys(dir)
     assert.ok(keys.includes(validatorKey(10)))
     assert.ok(!keys.includes(validatorKey(3)))
   })
@@ -111,14 +120,17 @@ describe('compile cache', () => {
     // a limit in the code changed on disk ("3" → "9"): the checksum no longer matches
     const limit = flipped.indexOf('> 3', sourceStart)
     flipped[limit + 2] = 0x39
+    // a key changed on disk (the keys are raw text after the header): the checksum covers them too
+    const otherKey = Buffer.from(good)
+    otherKey[otherKey.indexOf('"maxLength":3', sourceStart) + '"maxLength":'.length] = 0x39
     const foreignHeader = { ...header(dir), fingerprint: 'another version' }
     const foreign = Buffer.concat([Buffer.from(JSON.stringify(foreignHeader) + '\n'), good.subarray(sourceStart)])
-    for (const damaged of [flipped, good.subarray(0, good.length - 10), Buffer.from('not a pack at all'), foreign]) {
+    for (const damaged of [flipped, otherKey, good.subarray(0, good.length - 10), Buffer.from('not a pack at all'), foreign]) {
       writeFileSync(file, damaged)
       const instance = app(dir)
       assert.deepEqual(await answers(instance), expected)
       await instance.close()
-      assert.deepEqual(header(dir).fingerprint, header(dir).fingerprint)
+      assert.equal(header(dir).fingerprint, packFingerprint())
       assert.notDeepEqual(readFileSync(file), damaged)
       assert.equal(typeof new CompileCache(dir).get(validatorKey(3)), 'function')
     }
@@ -142,7 +154,7 @@ describe('compile cache', () => {
     a.put('otherKey', 'rt, schema', 'return 2')
     a.flush()
     b.flush()
-    assert.deepEqual(header(dir).index.map((entry: unknown[]) => entry[0]), ['someKey'])
+    assert.deepEqual(packKeys(dir), ['someKey'])
     assert.equal(new CompileCache(dir).get('someKey')?.(undefined, undefined), 1)
   })
 
@@ -218,7 +230,7 @@ describe('compile cache: code compiled by Ajv and fast-json-stringify', () => {
       [400, '{"statusCode":400,"code":"FST_ERR_VALIDATION","error":"Bad Request","message":"body/limit must be integer"}'],
       [400, '{"statusCode":400,"code":"FST_ERR_VALIDATION","error":"Bad Request","message":"body must have required property \'user\'"}']
     ])
-    assert.ok(header(dir).index.some((entry: unknown[]) => entry[0] === ajvValidatorKey(3)))
+    assert.ok(packKeys(dir).includes(ajvValidatorKey(3)))
     assert.equal(typeof new CompileCache(dir).get(ajvValidatorKey(3)), 'function')
     assert.equal(typeof new CompileCache(dir).get(serializerKey(3)), 'function')
     assert.deepEqual(await warmAnswers(dir, () => refApp(dir), refAnswers), expected)
@@ -231,7 +243,7 @@ describe('compile cache: code compiled by Ajv and fast-json-stringify', () => {
     const res = await changed.inject({ method: 'POST', url: '/users', payload: { user: { name: 'toolong' } } })
     assert.deepEqual([res.statusCode, res.payload], [200, '{"user":{"name":"toolong","age":1},"limit":"none"}'])
     await changed.close()
-    const keys = header(dir).index.map((entry: unknown[]) => entry[0])
+    const keys = packKeys(dir)
     assert.ok(keys.includes(ajvValidatorKey(10)) && keys.includes(serializerKey(10)))
     assert.ok(!keys.includes(ajvValidatorKey(3)) && !keys.includes(serializerKey(3)))
   })
@@ -255,7 +267,7 @@ describe('compile cache: code compiled by Ajv and fast-json-stringify', () => {
     const instance = refApp(withPlugin, 3, { plugins: [plugin] })
     assert.deepEqual((await refAnswers(instance))[1][0], 400)
     await instance.close()
-    assert.deepEqual(header(withPlugin).index.map((entry: unknown[]) => entry[0]), [serializerKey(3)])
+    assert.deepEqual(packKeys(withPlugin), [serializerKey(3)])
     assert.equal(ajvConfigurationKey({ customOptions: { code: { process: (code: string) => code } } as any, plugins: [] }, {}), null)
 
     // ES module standalone code cannot run as an entry: such validators compile at each start, the rest is cached
@@ -263,7 +275,7 @@ describe('compile cache: code compiled by Ajv and fast-json-stringify', () => {
     const esmApp = refApp(esm, 3, { customOptions: { code: { esm: true } } })
     assert.deepEqual((await refAnswers(esmApp)).map(([status]) => status), [200, 400, 200, 400, 400])
     await esmApp.close()
-    const esmKeys = header(esm).index.map((entry: unknown[]) => entry[0])
+    const esmKeys = packKeys(esm)
     assert.ok(esmKeys.includes(serializerKey(3)))
     assert.equal(esmKeys.length, 2) // the serializer and the record that Ajv accepted the shared schemas
     assert.equal(typeof ajvConfigurationKey({ customOptions: { allErrors: true, code: { optimize: true } } as any, plugins: [] }, {}), 'string')
@@ -275,7 +287,7 @@ describe('compile cache: code compiled by Ajv and fast-json-stringify', () => {
     const res = await dated.inject({ method: 'POST', url: '/users', payload: { user: { name: 'toolong' } } })
     assert.equal(res.statusCode, 400)
     await dated.close()
-    assert.equal(header(withDate).index.length, 1) // only the record that Ajv accepted the shared schemas
+    assert.equal(packKeys(withDate).length, 1) // only the record that Ajv accepted the shared schemas
     // shared schemas whose JSON says less than they hold (a RegExp, a function) could not be told apart by their key
     assert.equal(configurationKey(undefined, { user: { ...user(3), pattern: /x/ } }), null)
     assert.equal(configurationKey(undefined, { user: { ...user(3), default: () => 1 } }), null)
