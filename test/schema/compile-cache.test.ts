@@ -96,6 +96,37 @@ describe('compile cache', () => {
     assert.deepEqual(await warmAnswers(dir, () => app(dir), answers), expected)
   })
 
+  test('a validator from the pack has its schema, and reports an enum\'s allowed values, as a first start does', async (t) => {
+    const dir = temporaryDir(t)
+    const plain = { type: 'object', properties: { name: { type: 'string', maxLength: 3 } } }
+    const withEnum = { type: 'object', properties: { kind: { type: 'string', enum: ['a', 'b'] } } }
+    const build = (): any => {
+      const instance = enclave({ compileCache: { dir } })
+      for (const [url, body] of [['/plain', plain], ['/enum', withEnum]] as const) {
+        instance.post(url, { schema: { body }, attachValidation: true }, async (request: any) => {
+          const validate = request.getValidationFunction('body')
+          return { schema: validate.schema, validation: request.validationError?.validation ?? null }
+        })
+      }
+      return instance
+    }
+    const ask = async (instance: any): Promise<Answers> => {
+      const results: Answers = []
+      for (const [url, payload] of [['/plain', { name: 'toolong' }], ['/enum', { kind: 'c' }], ['/enum', { kind: 'a' }]] as const) {
+        const res = await instance.inject({ method: 'POST', url, payload })
+        results.push([res.statusCode, res.payload])
+      }
+      return results
+    }
+    const first = await answersOf(build, ask)
+    assert.deepEqual(first.map(([status, payload]) => [status, JSON.parse(payload)]), [
+      [200, { schema: plain, validation: [{ instancePath: '/name', schemaPath: '#/properties/name/maxLength', keyword: 'maxLength', params: { limit: 3 }, message: 'must NOT have more than 3 characters' }] }],
+      [200, { schema: withEnum, validation: [{ instancePath: '/kind', schemaPath: '#/properties/kind/enum', keyword: 'enum', params: { allowedValues: ['a', 'b'] }, message: 'must be equal to one of the allowed values' }] }],
+      [200, { schema: withEnum, validation: null }]
+    ])
+    assert.deepEqual(await warmAnswers(dir, build, ask), first)
+  })
+
   test('a changed schema never uses the old entry; the pack then holds what the application uses', async (t) => {
     const dir = temporaryDir(t)
     await app(dir, 3).ready().then((instance: any) => instance.close())

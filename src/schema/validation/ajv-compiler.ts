@@ -10,7 +10,7 @@ import type { Options as AjvOptions } from 'ajv'
 import type addFormatsPlugin from 'ajv-formats'
 import { lazyModule } from '../../core/lazy-module'
 import { canDefer, deferredValidator, type DeferredCompilations } from './lazy-validator'
-import { instantiateValidator, validatorFromFactory, validatorParams, validatorSource } from './generated-validator'
+import { instantiateValidator, validatorFromCachedFactory, validatorParams, validatorSource } from './generated-validator'
 import { CompileCache } from '../compile-cache'
 import { compilableEntryBody, isJsonData, moduleEntryParams } from '../cached-module'
 import { ajvConfigurationKey, standaloneSource, validatorFromAjvEntry } from './ajv-standalone'
@@ -136,11 +136,11 @@ function usesBaseline (options: AjvServerOptions): boolean {
  * copy (`json`), as deferred compilation does.
  */
 function generatedValidator (json: string, schema: unknown, ajv: () => Ajv, cache: CompileCache | null): ValidationFunction | undefined {
-  const copy = JSON.parse(json)
   // an entry exists only for a schema that passed every check below under this very generator (the pack's fingerprint)
   const key = cache === null ? '' : CompileCache.key('validator', 'baseline', json)
   const cached = cache?.get(key)
-  if (cached !== undefined) return validatorFromFactory(cached, copy)
+  if (cached !== undefined) return validatorFromCachedFactory(cached, json)
+  const copy = JSON.parse(json)
   const source = validatorSource(copy)
   if (source === undefined) return undefined
   try {
