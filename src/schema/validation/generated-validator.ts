@@ -119,17 +119,19 @@ export function validatorFromCachedFactory (factory: GeneratedFactory, json: str
     return finish(validate)
   }
   const validate = factory(runtime, undefined) as GeneratedValidator
+  // read or assigned, the property becomes a plain value, as Ajv's `validate.schema` is
+  const settle = (schema: unknown): void => {
+    Object.defineProperty(validate, 'schema', { value: schema, writable: true, configurable: true, enumerable: true })
+  }
   Object.defineProperty(validate, 'schema', {
     configurable: true,
     enumerable: true,
     get () {
       const schema = JSON.parse(json) as JsonSchema
-      Object.defineProperty(validate, 'schema', { value: schema, writable: true, configurable: true, enumerable: true })
+      settle(schema)
       return schema
     },
-    set (schema: unknown) {
-      Object.defineProperty(validate, 'schema', { value: schema, writable: true, configurable: true, enumerable: true })
-    }
+    set: settle
   })
   return finish(validate)
 }
