@@ -6,16 +6,17 @@
  */
 import zlib from 'node:zlib'
 
-export type Crc32 = (data: Uint8Array) => number
+/** CRC-32 of `data`; given the CRC-32 of bytes before it (`previous`), that of both together. */
+export type Crc32 = (data: Uint8Array, previous?: number) => number
 
-const nativeCrc32 = (zlib as { crc32?: (data: Uint8Array) => number }).crc32
+const nativeCrc32 = (zlib as { crc32?: Crc32 }).crc32
 
 let table: Int32Array | undefined
 
 /** The CRC-32 computed in JavaScript, a byte at a time from a 256-entry table. */
-export function crc32InJavaScript (data: Uint8Array): number {
+export function crc32InJavaScript (data: Uint8Array, previous = 0): number {
   table ??= crc32Table()
-  let crc = -1
+  let crc = previous ^ -1
   for (let i = 0; i < data.length; i++) crc = table[(crc ^ data[i]) & 0xff] ^ (crc >>> 8)
   return (crc ^ -1) >>> 0
 }
@@ -30,5 +31,5 @@ function crc32Table (): Int32Array {
   return entries
 }
 
-/** CRC-32 of `data`, as an unsigned 32-bit integer. */
-export const crc32: Crc32 = typeof nativeCrc32 === 'function' ? (data) => nativeCrc32(data) : crc32InJavaScript
+/** CRC-32 of `data` (continued from `previous`), as an unsigned 32-bit integer. */
+export const crc32: Crc32 = typeof nativeCrc32 === 'function' ? (data, previous = 0) => nativeCrc32(data, previous) : crc32InJavaScript

@@ -9,7 +9,7 @@ import { existsSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import { enclaveVersion } from '../core/version'
 
-const FORMAT_VERSION = 5
+const FORMAT_VERSION = 6
 
 /**
  * The code that writes or wraps cached entries, relative to this folder: Enclave's generators, and the wrapping of

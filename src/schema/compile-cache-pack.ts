@@ -12,9 +12,9 @@
  * tags, the latest written first; a process whose tag has none compiles the code from source, and its write adds
  * one to those made for the same code.
  *
- * The header holds the length and CRC-32 of the keys and code, and of each code cache: a truncated, corrupt or
- * foreign file decodes to nothing, as if absent, and a damaged code cache is never handed to V8 (which checks its
- * version and flags, not its bytes). Each code cache also names the runtime that made it (Node's and V8's versions,
+ * The header holds the length and CRC-32 of the keys and code (a CRC-32 that covers the header's index of them too),
+ * and of each code cache: a truncated, corrupt or foreign file decodes to nothing, as if absent, and a damaged code
+ * cache is never handed to V8 (which checks its version and flags, not its bytes). Each code cache also names the runtime that made it (Node's and V8's versions,
  * the CPU architecture): the tag is V8's own promise, and a cache made by another Node is not handed to V8 even when
  * the two tags happen to agree.
  *
@@ -29,7 +29,7 @@ import { cachedDataVersionTag } from 'node:v8'
 import { crc32 } from '../core/crc32'
 import { isPlainObject } from '../core/objects'
 
-const FORMAT = 'enclave-compile-cache 5'
+const FORMAT = 'enclave-compile-cache 6'
 const MAX_CODE_CACHES = 4
 /** A code cache's offset in the file is a multiple of this. */
 const CODE_CACHE_ALIGNMENT = 8
@@ -55,14 +55,15 @@ export interface Pack {
 /** The bytes of a pack. */
 export function encodePack (fingerprint: string, { source, index, codeCaches }: Pack): Buffer {
   const text = Buffer.from(index.map(([key]) => key).join('') + source)
+  // per entry: its key's length, and its code's start and end in the source
+  const flatIndex = index.flatMap(([key, start, end]) => [key.length, start, end])
   const headerFields = {
     format: FORMAT,
     fingerprint,
     textLength: text.length,
-    textChecksum: crc32(text),
+    textChecksum: textChecksum(flatIndex, text),
     sourceLength: source.length,
-    // per entry: its key's length, and its code's start and end in the source
-    index: index.flatMap(([key, start, end]) => [key.length, start, end]),
+    index: flatIndex,
     codeCaches: codeCaches.map(({ tag, runtime, data, checksum }) => [tag, data.length, checksum, runtime])
   }
   const header = Buffer.from(JSON.stringify(headerFields) + '\n')
@@ -75,6 +76,11 @@ export function encodePack (fingerprint: string, { source, index, codeCaches }: 
     offset += padding + data.length
   }
   return Buffer.concat(parts, offset)
+}
+
+/** The CRC-32 of the index (as the header writes it) and the text: a damaged offset would otherwise go unnoticed. */
+function textChecksum (flatIndex: number[], text: Uint8Array): number {
+  return crc32(text, crc32(Buffer.from(JSON.stringify(flatIndex))))
 }
 
 function alignedOffset (offset: number): number {
@@ -102,7 +108,7 @@ function decodePack (data: Buffer, fingerprint: string): Pack | null {
     return null
   }
   if (!isPlainObject(header) || header.format !== FORMAT || header.fingerprint !== fingerprint) return null
-  const { textLength, textChecksum, sourceLength, index, codeCaches } = header
+  const { textLength, sourceLength, index, codeCaches } = header
   if (!isLength(textLength) || !isLength(sourceLength) || !isCodeCacheList(codeCaches) || !isIndexData(index)) return null
   const start = newline + 1
   let end = start + textLength
@@ -112,7 +118,7 @@ function decodePack (data: Buffer, fingerprint: string): Pack | null {
     end = offset + length
     return { tag, runtime, data: data.subarray(offset, end), checksum }
   })
-  if (end !== data.length || crc32(textBytes) !== textChecksum) return null
+  if (end !== data.length || textChecksum(index, textBytes) !== header.textChecksum) return null
   const text = textBytes.toString(isAscii(textBytes) ? 'latin1' : 'utf8')
   const keysLength = text.length - sourceLength
   const entries = entriesOf(index, text, keysLength)

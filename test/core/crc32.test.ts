@@ -27,3 +27,11 @@ test('the JavaScript CRC-32 agrees with zlib on random data of many lengths', (t
     assert.equal(crc32(data), native(data))
   }
 })
+
+test('a CRC-32 continued from the CRC-32 of earlier bytes is that of both together, from either implementation', () => {
+  const [head, tail] = [randomBytes(1000), randomBytes(777)]
+  const whole = crc32InJavaScript(Buffer.concat([head, tail]))
+  assert.equal(crc32InJavaScript(tail, crc32InJavaScript(head)), whole)
+  assert.equal(crc32(tail, crc32(head)), whole)
+  assert.equal(crc32(Buffer.concat([head, tail])), whole)
+})

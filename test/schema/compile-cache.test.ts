@@ -154,9 +154,13 @@ describe('compile cache', () => {
     // a key changed on disk (the keys are raw text after the header): the checksum covers them too
     const otherKey = Buffer.from(good)
     otherKey[otherKey.indexOf('"maxLength":3', sourceStart) + '"maxLength":'.length] = 0x39
+    // an offset of the header's index changed in place (a digit of an entry's code start): the checksum covers it
+    const otherOffset = Buffer.from(good)
+    const digit = otherOffset.indexOf(',', otherOffset.indexOf(',', otherOffset.indexOf('"index":[')) + 1) - 1
+    otherOffset[digit] = otherOffset[digit] === 0x30 ? 0x31 : 0x30
     const foreignHeader = { ...header(dir), fingerprint: 'another version' }
     const foreign = Buffer.concat([Buffer.from(JSON.stringify(foreignHeader) + '\n'), good.subarray(sourceStart)])
-    for (const damaged of [flipped, otherKey, good.subarray(0, good.length - 10), Buffer.from('not a pack at all'), foreign]) {
+    for (const damaged of [flipped, otherKey, otherOffset, good.subarray(0, good.length - 10), Buffer.from('not a pack at all'), foreign]) {
       writeFileSync(file, damaged)
       const instance = app(dir)
       assert.deepEqual(await answers(instance), expected)
