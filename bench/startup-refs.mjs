@@ -11,7 +11,6 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { performance } from 'node:perf_hooks'
 import { ENCLAVE_ENTRY, loadFactory } from './servers/frameworks.mjs'
-import { runNodeScript } from './lib/processes.mjs'
 
 const self = fileURLToPath(import.meta.url)
 
@@ -40,6 +39,8 @@ async function child (routes, dir) {
 
 /** One fresh process on the server core, as the bench runs servers. */
 async function run (routes, dir) {
+  // imported by the parent only: loading it runs `taskset` and `getconf`, which a child would count in its times
+  const { runNodeScript } = await import('./lib/processes.mjs')
   const args = [self, '--child', String(routes), ...(dir ? [dir] : [])]
   const { readyMs, passMs, totalMs } = await runNodeScript(args, 'REFS_RESULT ')
   return `ready ${Math.round(readyMs)} ms, first request to every route ${Math.round(passMs)} ms, total ${Math.round(totalMs)} ms`
