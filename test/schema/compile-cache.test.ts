@@ -96,6 +96,35 @@ describe('compile cache', () => {
     assert.deepEqual(await warmAnswers(dir, () => app(dir), answers), expected)
   })
 
+  test('schemas with text beyond ASCII are found in the pack by a warm start, which answers as the first did', async (t) => {
+    const dir = temporaryDir(t)
+    // a property name of two-byte UTF-8, a pattern with a character outside the BMP (a surrogate pair in JavaScript)
+    const bodySchema = { type: 'object', required: ['café'], properties: { café: { type: 'string', maxLength: 4 }, mood: { type: 'string', pattern: '^🙂+$' } } }
+    const responseSchema = { type: 'object', properties: { café: { type: 'string' }, mood: { type: 'string' } } }
+    const build = (): any => {
+      const instance = enclave({ compileCache: { dir } })
+      instance.post('/order', { schema: { body: bodySchema, response: { 200: responseSchema } } }, async (request: any) => ({ ...request.body, secret: 1 }))
+      return instance
+    }
+    const ask = async (instance: any): Promise<Answers> => {
+      const results: Answers = []
+      for (const payload of [{ café: 'noir', mood: '🙂🙂' }, { café: 'crème', mood: '🙂' }, { café: 'lait', mood: 'meh' }]) {
+        const res = await instance.inject({ method: 'POST', url: '/order', payload })
+        results.push([res.statusCode, res.payload])
+      }
+      return results
+    }
+    const first = await answersOf(build, ask)
+    assert.deepEqual(first, [
+      [200, '{"café":"noir","mood":"🙂🙂"}'],
+      [400, '{"statusCode":400,"code":"FST_ERR_VALIDATION","error":"Bad Request","message":"body/café must NOT have more than 4 characters"}'],
+      [400, '{"statusCode":400,"code":"FST_ERR_VALIDATION","error":"Bad Request","message":"body/mood must match pattern \\"^🙂+$\\""}']
+    ])
+    assert.ok(packKeys(dir).includes(CompileCache.key('validator', 'baseline', JSON.stringify(bodySchema))))
+    // the warm start's keys match the pack's (a pack rewritten with new entries would fail warmAnswers)
+    assert.deepEqual(await warmAnswers(dir, build, ask), first)
+  })
+
   test('a validator from the pack has its schema, and reports an enum\'s allowed values, as a first start does', async (t) => {
     const dir = temporaryDir(t)
     const plain = { type: 'object', properties: { name: { type: 'string', maxLength: 3 } } }
