@@ -8,8 +8,7 @@ import { createHash, randomBytes } from 'node:crypto'
 import { existsSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import { enclaveVersion } from '../core/version'
-
-const FORMAT_VERSION = 6
+import { PACK_FORMAT } from './compile-cache-pack'
 
 /**
  * The code that writes or wraps cached entries, relative to this folder: Enclave's generators, and the wrapping of
@@ -39,7 +38,7 @@ export function packFingerprint (): string {
 
 function computeFingerprint (): string {
   const hash = createHash('sha256')
-  hash.update(`enclave-compile-cache ${FORMAT_VERSION}\0enclave ${enclaveVersion}\0`)
+  hash.update(`${PACK_FORMAT}\0enclave ${enclaveVersion}\0`)
   for (const name of reproduced) hash.update(`${name} ${packageVersion(name)}\0`)
   for (const file of codeFiles()) {
     try {

@@ -29,7 +29,8 @@ import { cachedDataVersionTag } from 'node:v8'
 import { crc32 } from '../core/crc32'
 import { isPlainObject } from '../core/objects'
 
-const FORMAT = 'enclave-compile-cache 6'
+/** The pack's format, in its header and in its fingerprint (compile-cache-fingerprint.ts): the one place to bump. */
+export const PACK_FORMAT = 'enclave-compile-cache 6'
 const MAX_CODE_CACHES = 4
 /** A code cache's offset in the file is a multiple of this. */
 const CODE_CACHE_ALIGNMENT = 8
@@ -58,7 +59,7 @@ export function encodePack (fingerprint: string, { source, index, codeCaches }: 
   // per entry: its key's length, and its code's start and end in the source
   const flatIndex = index.flatMap(([key, start, end]) => [key.length, start, end])
   const headerFields = {
-    format: FORMAT,
+    format: PACK_FORMAT,
     fingerprint,
     textLength: text.length,
     textChecksum: textChecksum(flatIndex, text),
@@ -107,7 +108,7 @@ function decodePack (data: Buffer, fingerprint: string): Pack | null {
   } catch {
     return null
   }
-  if (!isPlainObject(header) || header.format !== FORMAT || header.fingerprint !== fingerprint) return null
+  if (!isPlainObject(header) || header.format !== PACK_FORMAT || header.fingerprint !== fingerprint) return null
   const { textLength, sourceLength, index, codeCaches } = header
   if (!isLength(textLength) || !isLength(sourceLength) || !isCodeCacheList(codeCaches) || !isIndexData(index)) return null
   const start = newline + 1
