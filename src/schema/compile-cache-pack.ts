@@ -24,7 +24,7 @@
  * as Latin-1, the quicker decoder that reads ASCII just as well.
  */
 import { isAscii } from 'node:buffer'
-import { readFileSync } from 'node:fs'
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs'
 import { cachedDataVersionTag } from 'node:v8'
 import { crc32 } from '../core/crc32'
 import { isPlainObject } from '../core/objects'
@@ -34,6 +34,8 @@ export const PACK_FORMAT = 'enclave-compile-cache 6'
 const MAX_CODE_CACHES = 4
 /** A code cache's offset in the file is a multiple of this. */
 const CODE_CACHE_ALIGNMENT = 8
+/** The first read of a pack, for its header (about 40 kB at 1,000 routes); a longer header is read in larger chunks. */
+const HEADER_CHUNK = 64 * 1024
 
 /** Each entry's key and where its factory's code lies in the source. */
 export type PackIndex = Array<[key: string, start: number, end: number]>
@@ -88,42 +90,88 @@ function alignedOffset (offset: number): number {
   return Math.ceil(offset / CODE_CACHE_ALIGNMENT) * CODE_CACHE_ALIGNMENT
 }
 
-/** The pack in `file`, or null when there is none or it is not a complete, intact pack of this fingerprint. */
-export function readPack (file: string, fingerprint: string): Pack | null {
-  let data: Buffer
+/**
+ * The pack in `file`, or null when there is none or it is not a complete, intact pack of this fingerprint. With
+ * `codeCaches: 'own'` (a start), only the code cache this process can use is read, into the memory the text was read
+ * into: fresh memory is the dearest part of reading a pack (a 4 MB code cache read into pages the text has already
+ * used costs a fraction of reading it into new ones), and the other code caches matter only to a rewrite, which
+ * reads the file again with `'all'`.
+ */
+export function readPack (file: string, fingerprint: string, codeCaches: 'own' | 'all' = 'all'): Pack | null {
+  let fd: number
   try {
-    data = readFileSync(file)
+    fd = openSync(file, 'r')
   } catch {
     return null
   }
-  return decodePack(data, fingerprint)
+  try {
+    return decodePack(fd, fingerprint, codeCaches)
+  } catch {
+    return null
+  } finally {
+    closeSync(fd)
+  }
 }
 
-function decodePack (data: Buffer, fingerprint: string): Pack | null {
-  const newline = data.indexOf(0x0a)
-  if (newline === -1) return null
+/** Fills `target` with the file's bytes from `position` on (false when the file ends first). */
+function readAt (fd: number, target: Buffer, position: number): boolean {
+  let done = 0
+  while (done < target.length) {
+    const read = readSync(fd, target, done, target.length - done, position + done)
+    if (read === 0) return false
+    done += read
+  }
+  return true
+}
+
+/** The header line (without its newline), read in growing chunks; null when the file has none. */
+function readHeader (fd: number, size: number): Buffer | null {
+  let chunk = Buffer.allocUnsafe(Math.min(size, HEADER_CHUNK))
+  for (;;) {
+    if (!readAt(fd, chunk, 0)) return null
+    const newline = chunk.indexOf(0x0a)
+    if (newline !== -1) return chunk.subarray(0, newline)
+    if (chunk.length === size) return null
+    chunk = Buffer.allocUnsafe(Math.min(size, chunk.length * 4))
+  }
+}
+
+function decodePack (fd: number, fingerprint: string, which: 'own' | 'all'): Pack | null {
+  const size = fstatSync(fd).size
+  const headerBytes = readHeader(fd, size)
+  if (headerBytes === null) return null
   let header: Record<string, unknown>
   try {
-    header = JSON.parse(data.toString('utf8', 0, newline))
+    header = JSON.parse(headerBytes.toString('utf8'))
   } catch {
     return null
   }
   if (!isPlainObject(header) || header.format !== PACK_FORMAT || header.fingerprint !== fingerprint) return null
   const { textLength, sourceLength, index, codeCaches } = header
   if (!isLength(textLength) || !isLength(sourceLength) || !isCodeCacheList(codeCaches) || !isIndexData(index)) return null
-  const start = newline + 1
-  let end = start + textLength
-  const textBytes = data.subarray(start, end)
-  const caches = codeCaches.map(([tag, length, checksum, runtime]) => {
+  const textStart = headerBytes.length + 1
+  let end = textStart + textLength
+  const layout = codeCaches.map(([tag, length, checksum, runtime]) => {
     const offset = alignedOffset(end)
     end = offset + length
-    return { tag, runtime, data: data.subarray(offset, end), checksum }
+    return { tag, runtime, checksum, offset, length }
   })
-  if (end !== data.length || textChecksum(index, textBytes) !== header.textChecksum) return null
+  if (end !== size) return null
+  const wanted = which === 'all' ? layout : layout.filter(isOwn).slice(0, 1)
+  // the text, then (for a start) the one code cache, in the same memory
+  const shared = Buffer.allocUnsafeSlow(Math.max(textLength, ...wanted.map(({ length }) => length)))
+  const textBytes = shared.subarray(0, textLength)
+  if (!readAt(fd, textBytes, textStart) || textChecksum(index, textBytes) !== header.textChecksum) return null
   const text = textBytes.toString(isAscii(textBytes) ? 'latin1' : 'utf8')
   const keysLength = text.length - sourceLength
   const entries = entriesOf(index, text, keysLength)
   if (entries === null) return null
+  const caches: CodeCache[] = []
+  for (const { tag, runtime, checksum, offset, length } of wanted) {
+    const data = which === 'all' ? Buffer.allocUnsafeSlow(length) : shared.subarray(0, length)
+    if (!readAt(fd, data, offset)) return null
+    caches.push({ tag, runtime, data, checksum })
+  }
   return { source: text.slice(keysLength), index: entries, codeCaches: caches }
 }
 
@@ -148,7 +196,7 @@ export function ownCodeCache (pack: Pack): Buffer | undefined {
 /** Node's and V8's versions and the CPU architecture of this process: who may use a code cache it makes. */
 export const thisRuntime = `node ${process.version} v8 ${process.versions.v8} ${process.arch}`
 
-function isOwn (cache: CodeCache): boolean {
+function isOwn (cache: Pick<CodeCache, 'tag' | 'runtime'>): boolean {
   return cache.tag === cachedDataVersionTag() && cache.runtime === thisRuntime
 }
 

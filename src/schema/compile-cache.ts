@@ -186,7 +186,7 @@ export class CompileCache {
   /** Reads and checks the pack; anything wrong with it means an empty cache (the next write replaces it). */
   #load (): Map<string, GeneratedFactory> {
     const loaded = new Map<string, GeneratedFactory>()
-    const pack = readPack(this.file, packFingerprint())
+    const pack = readPack(this.file, packFingerprint(), 'own')
     if (pack === null) return loaded
     try {
       const codeCache = ownCodeCache(pack)

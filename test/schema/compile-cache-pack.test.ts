@@ -11,7 +11,7 @@ import { spawnSync } from 'node:child_process'
 import path from 'node:path'
 import v8 from 'node:v8'
 import { crc32InJavaScript } from '../../src/core/crc32'
-import { encodePack, readPack } from '../../src/schema/compile-cache-pack'
+import { encodePack, readPack, thisRuntime } from '../../src/schema/compile-cache-pack'
 import { packFingerprint } from '../../src/schema/compile-cache-fingerprint'
 import { enclave, temporaryDir } from '../helpers'
 
@@ -125,4 +125,33 @@ test('a code cache made by another Node is never handed to V8, even under the sa
   await startHere(dir, 6)
   // the start found no code cache of its own, so it wrote one, first, and kept the other runtime's after it
   assert.deepEqual(pack(dir).codeCaches.map(([, , , made]) => made), [runtime, 'node v0.0.1 v8 1.0 x64'])
+})
+
+test('a pack reads back whole however long its header, and a start reads only its own code cache', (t) => {
+  const dir = temporaryDir(t)
+  const file = path.join(dir, 'large.pack')
+  // 5,000 entries make a header of more than 64 kB, longer than the first read of a pack
+  const codes = Array.from({ length: 5000 }, (_, i) => `function () { return ${i} }`)
+  const index: Array<[string, number, number]> = []
+  let source = '(['
+  for (const [i, code] of codes.entries()) {
+    index.push([`validator baseline {"maxLength":${i}}`, source.length, source.length + code.length])
+    source += code + ','
+  }
+  source += '])'
+  const cache = (seed: number): Buffer => Buffer.from(Array.from({ length: 4099 }, (_, i) => (i * seed) & 0xff))
+  const own = { tag: v8.cachedDataVersionTag(), runtime: thisRuntime, data: cache(7), checksum: crc32InJavaScript(cache(7)) }
+  const other = { tag: own.tag + 1, runtime: thisRuntime, data: cache(13), checksum: crc32InJavaScript(cache(13)) }
+  const bytes = encodePack(packFingerprint(), { source, index, codeCaches: [other, own] })
+  writeFileSync(file, bytes)
+  assert.ok(bytes.indexOf(0x0a) > 64 * 1024)
+
+  assert.deepEqual(readPack(file, packFingerprint()), { source, index, codeCaches: [other, own] })
+  assert.deepEqual(readPack(file, packFingerprint(), 'own'), { source, index, codeCaches: [own] })
+  // a truncated pack, or one of another fingerprint, reads as none
+  writeFileSync(file, bytes.subarray(0, bytes.length - 1))
+  assert.equal(readPack(file, packFingerprint(), 'own'), null)
+  writeFileSync(file, bytes)
+  assert.equal(readPack(file, 'another fingerprint', 'own'), null)
+  assert.equal(readPack(path.join(dir, 'absent.pack'), packFingerprint()), null)
 })
