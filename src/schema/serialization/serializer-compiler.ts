@@ -247,9 +247,13 @@ export function serializerSource (schema: unknown, options?: Record<string, unkn
   return `${generator.functions.join('\n')}\nreturn (function serialize (input) {\n  return ${body}\n})`
 }
 
+/** One runtime per rounding mode, shared by every serializer that rounds that way (generated code only reads it). */
+const runtimes: Partial<Record<Rounding, Record<string, (value: unknown) => string>>> = {}
+
 /** A serializer from the generated factory (compiled from source, or loaded from the compile cache). */
 export function serializerFromFactory (factory: (rt: unknown, quote: unknown) => unknown, rounding: Rounding): SerializerFn {
-  return factory(runtime(roundings[rounding]), quote) as SerializerFn
+  const rt = runtimes[rounding] ??= Object.freeze(runtime(roundings[rounding]))
+  return factory(rt, quote) as SerializerFn
 }
 
 /** Compiles `schema` into a serializer, or undefined when `serializerSource` declines it. */
