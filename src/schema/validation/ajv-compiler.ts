@@ -10,7 +10,7 @@ import type { Options as AjvOptions } from 'ajv'
 import type addFormatsPlugin from 'ajv-formats'
 import { lazyModule } from '../../core/lazy-module'
 import { canDefer, deferredValidator, type DeferredCompilations } from './lazy-validator'
-import { instantiateValidator, validatorFromCachedFactory, validatorParams, validatorSource } from './generated-validator'
+import { instantiateValidator, validatorCode, validatorFromCachedFactory, validatorParams } from './generated-validator'
 import { CompileCache } from '../compile-cache'
 import { compilableEntryBody, isJsonData, moduleEntryParams } from '../cached-module'
 import { ajvConfigurationKey, standaloneSource, validatorFromAjvEntry } from './ajv-standalone'
@@ -141,16 +141,16 @@ function generatedValidator (json: string, schema: unknown, ajv: () => Ajv, cach
   const cached = cache?.get(key)
   if (cached !== undefined) return validatorFromCachedFactory(cached, json)
   const copy = JSON.parse(json)
-  const source = validatorSource(copy)
-  if (source === undefined) return undefined
+  const code = validatorCode(copy)
+  if (code === undefined) return undefined
   try {
     // strict mode rejects what the meta-schema does; such a schema goes to Ajv, which reports it at ready
     if (ajv().validateSchema(schema as object) !== true) return undefined
   } catch {
     return undefined
   }
-  cache?.put(key, validatorParams, source)
-  return instantiateValidator(source, copy)
+  cache?.put(key, validatorParams, code.source)
+  return instantiateValidator(code, copy)
 }
 
 /**

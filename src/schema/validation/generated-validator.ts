@@ -1,7 +1,8 @@
 /**
  * Turning the generator's source (`validator-generator.ts`) into a validation function, with the runtime helpers
  * the source expects: Ajv's own `ucs2length` and `equal`, the formats of `ajv-formats` (the very objects the default
- * Ajv instance uses), and `fail`, which records the one error as Ajv's validators do.
+ * Ajv instance uses), and `fail` and `report`, which record the one error as Ajv's validators do (`fail` from the
+ * validator's numbered fail sites, `report` from what the code gives it).
  *
  * The three helpers from Ajv's packages are loaded when first asked for: a warm start takes its validators from the
  * compile cache, and a validator binds only the helpers its code calls (validator-generator.ts), so an application
@@ -14,7 +15,7 @@ import { lazyModule } from '../../core/lazy-module'
 import type { JsonSchema } from '../../core/types'
 import { kTakesParentData, type ValidationFunction } from './validator-types'
 import { generatorCovers, type FormatDefinition } from './validator-subset'
-import { generateValidatorSource } from './validator-generator'
+import { generateValidator, type FailSite, type GeneratedValidatorCode } from './validator-generator'
 
 /** The formats a default Ajv instance has: `ajv-formats` in its default ("full") mode. */
 const defaultFormats = lazyModule(() =>
@@ -22,12 +23,28 @@ const defaultFormats = lazyModule(() =>
 const ucs2length = lazyModule(() => (require('ajv/dist/runtime/ucs2length') as { default: typeof ucs2lengthFn }).default)
 const equal = lazyModule(() => (require('ajv/dist/runtime/equal') as { default: typeof equalFn }).default)
 
-type GeneratedValidator = ValidationFunction & { errors: unknown, schema: unknown, [kTakesParentData]?: true }
+/** A validator's fail sites, or how to make them again (for a validator from the compile cache, on first failure). */
+const kFailSites = Symbol('enclave.failSites')
+
+type GeneratedValidator = ValidationFunction & {
+  errors: unknown
+  schema: unknown
+  [kTakesParentData]?: true
+  [kFailSites]: FailSite[] | (() => FailSite[])
+}
 
 /** Ajv's error object, keys in Ajv's order (`error.validation` is often serialized as it is). */
-function fail (validate: GeneratedValidator, instancePath: string, schemaPath: string, keyword: string, params: unknown, message: string): false {
+function report (validate: GeneratedValidator, instancePath: string, schemaPath: string, keyword: string, params: unknown, message: string): false {
   validate.errors = [{ instancePath, schemaPath, keyword, params, message }]
   return false
+}
+
+/** The error of fail site number `site`; its params are a new object each time, as Ajv's are. */
+function fail (validate: GeneratedValidator, instancePath: string, site: number): false {
+  let sites = validate[kFailSites]
+  if (typeof sites === 'function') validate[kFailSites] = sites = sites()
+  const [schemaPath, keyword, params, message] = sites[site]
+  return report(validate, instancePath, schemaPath, keyword, { ...params }, message)
 }
 
 /** Returned by a coercion that does not apply: the value stays invalid (any other result may be `null` or `false`). */
@@ -80,6 +97,7 @@ function isInteger (value: unknown): boolean {
 
 const runtime = {
   fail,
+  report,
   coerce,
   invalid,
   get ucs2length () { return ucs2length() },
@@ -87,10 +105,10 @@ const runtime = {
   get formats () { return defaultFormats() }
 }
 
-/** The generator's source for `schema`, or undefined when the schema is outside what it reproduces exactly. */
-export function validatorSource (schema: JsonSchema): string | undefined {
+/** The generator's code for `schema`, or undefined when the schema is outside what it reproduces exactly. */
+export function validatorCode (schema: JsonSchema): GeneratedValidatorCode | undefined {
   const formats = defaultFormats()
-  return generatorCovers(schema, formats) ? generateValidatorSource(schema, formats) : undefined
+  return generatorCovers(schema, formats) ? generateValidator(schema, defaultFormats) : undefined
 }
 
 /** The parameters of the generated source's factory. */
@@ -98,11 +116,11 @@ export const validatorParams = 'rt, schema'
 
 type GeneratedFactory = (rt: unknown, schema: unknown) => unknown
 
-/** A validation function from generated source; `schema` is the (JSON) schema the source was generated from. */
-export function instantiateValidator (source: string, schema: JsonSchema): ValidationFunction {
+/** A validation function from generated code; `schema` is the (JSON) schema the code was generated from. */
+export function instantiateValidator ({ source, sites }: GeneratedValidatorCode, schema: JsonSchema): ValidationFunction {
   const validate = (new Function(validatorParams, source) as GeneratedFactory)(runtime, schema) as GeneratedValidator
   validate.schema = schema
-  return finish(validate)
+  return finish(validate, sites)
 }
 
 /**
@@ -112,11 +130,13 @@ export function instantiateValidator (source: string, schema: JsonSchema): Valid
  * `ready()`: every schema of its own shape is new work for `JSON.parse`).
  */
 export function validatorFromCachedFactory (factory: GeneratedFactory, json: string): ValidationFunction {
+  // the fail sites, made again from the schema (the pack holds only an entry the generator made from it)
+  const sites = (): FailSite[] => generateValidator(JSON.parse(json) as JsonSchema, defaultFormats).sites
   if (json.includes('"enum"') || json.includes('"const"')) {
     const schema = JSON.parse(json) as JsonSchema
     const validate = factory(runtime, schema) as GeneratedValidator
     validate.schema = schema
-    return finish(validate)
+    return finish(validate, sites)
   }
   const validate = factory(runtime, undefined) as GeneratedValidator
   // read or assigned, the property becomes a plain value, as Ajv's `validate.schema` is
@@ -133,11 +153,12 @@ export function validatorFromCachedFactory (factory: GeneratedFactory, json: str
     },
     set: settle
   })
-  return finish(validate)
+  return finish(validate, sites)
 }
 
-function finish (validate: GeneratedValidator): ValidationFunction {
+function finish (validate: GeneratedValidator, sites: GeneratedValidator[typeof kFailSites]): ValidationFunction {
   validate.errors = null
   validate[kTakesParentData] = true
+  validate[kFailSites] = sites
   return validate
 }

@@ -12,6 +12,12 @@
  * The output is the source of a factory `(rt, schema) => validate`: `rt` holds the runtime helpers
  * (`generated-validator.ts`) and `schema` the schema itself (enum arrays are reported by reference, as Ajv does).
  * Every schema-derived string in the source goes through `JSON.stringify`.
+ *
+ * A failure whose error is the same every time (all but `enum`, `const` and `uniqueItems`) is written as a number,
+ * `fail(validate, instancePath, 3)`, the index of its schema path, keyword, params and message in the generator's
+ * list of fail sites: the literals were most of a validator's code and of the compile cache's pack. The list is the
+ * generator's output for the schema, so it can always be made again from the schema alone (a validator from the
+ * compile cache does so at its first failure).
  */
 import type { JsonSchema } from '../../core/types'
 import type { FormatDefinition } from './validator-subset'
@@ -33,6 +39,15 @@ interface Place {
 const escapePointer = (name: string): string => name.replace(/~/g, '~0').replace(/\//g, '~1')
 const escapeFragment = (name: string): string => encodeURIComponent(escapePointer(name))
 const literal = (value: unknown): string => JSON.stringify(value)
+
+/** A failure the code reports by number: its schema path, keyword, params (copied for each error) and message. */
+export type FailSite = [schemaPath: string, keyword: string, params: Record<string, unknown>, message: string]
+
+/** The generator's output: the factory's source and the fail sites its code numbers. */
+export interface GeneratedValidatorCode {
+  source: string
+  sites: FailSite[]
+}
 
 /** The check that a value has type `type`, as Ajv writes it (`strictNumbers`: numbers must be finite). */
 function typeCheck (type: string, data: string): string {
@@ -56,14 +71,20 @@ const limits: Record<string, [string, string]> = {
 class ValidatorGenerator {
   readonly #lines: string[] = []
   readonly #constants: string[] = []
+  readonly #sites: FailSite[] = []
   /** The helpers from Ajv's packages the code calls: only these are bound (and so loaded, generated-validator.ts). */
-  readonly #helpers = new Set<'ucs2length' | 'equal' | 'formats'>()
+  readonly #helpers = new Set<'report' | 'ucs2length' | 'equal' | 'formats'>()
   #names = 0
 
-  constructor (readonly formats: Record<string, FormatDefinition | undefined>) {}
+  /** `formats` is asked for only when a schema has a `format`: making fail sites again need not load ajv-formats. */
+  constructor (readonly formats: () => Record<string, FormatDefinition | undefined>) {}
 
-  source (schema: JsonSchema): string {
+  generate (schema: JsonSchema): GeneratedValidatorCode {
     this.#schema(schema, { data: 'data', store: null, path: 'instancePath', schemaPath: '#', schemaRef: 'schema' })
+    return { source: this.#source(), sites: this.#sites }
+  }
+
+  #source (): string {
     return [
       '"use strict"',
       ['const fail = rt.fail, coerce = rt.coerce, invalid = rt.invalid', ...[...this.#helpers].map((name) => `${name} = rt.${name}`)].join(', '),
@@ -79,7 +100,7 @@ class ValidatorGenerator {
   }
 
   /** A helper's name in the code, bound by the prologue. */
-  #helper (name: 'ucs2length' | 'equal' | 'formats'): string {
+  #helper (name: 'report' | 'ucs2length' | 'equal' | 'formats'): string {
     this.#helpers.add(name)
     return name
   }
@@ -92,9 +113,18 @@ class ValidatorGenerator {
     this.#lines.push(line)
   }
 
-  /** `return fail(...)`: sets `validate.errors` to the one error, as Ajv does with `allErrors: false`. */
-  #fail (place: Place, keyword: string, params: string, message: string): string {
-    return `return fail(validate, ${place.path}, ${literal(`${place.schemaPath}/${keyword}`)}, ${literal(keyword)}, ${params}, ${message})`
+  /**
+   * `return fail(validate, path, site)`: sets `validate.errors` to the one error, as Ajv does with `allErrors: false`,
+   * from the fail site numbered `site`.
+   */
+  #fail (place: Place, keyword: string, params: Record<string, unknown>, message: string): string {
+    this.#sites.push([`${place.schemaPath}/${keyword}`, keyword, params, message])
+    return `return fail(validate, ${place.path}, ${this.#sites.length - 1})`
+  }
+
+  /** The same for an error that varies (params and message are JavaScript expressions): all of it in the code. */
+  #report (place: Place, keyword: string, params: string, message: string): string {
+    return `return ${this.#helper('report')}(validate, ${place.path}, ${literal(`${place.schemaPath}/${keyword}`)}, ${literal(keyword)}, ${params}, ${message})`
   }
 
   #schema (schema: JsonSchema | true, place: Place): void {
@@ -103,7 +133,7 @@ class ValidatorGenerator {
     if (type !== undefined) this.#type(type, place)
     // Ajv's order of the keywords that apply to any type: const, then enum
     if (schema.const !== undefined) {
-      this.#emit(`if (${literal(schema.const)} !== ${place.data}) ${this.#fail(place, 'const', `{allowedValue: ${place.schemaRef}.const}`, literal('must be equal to constant'))}`)
+      this.#emit(`if (${literal(schema.const)} !== ${place.data}) ${this.#report(place, 'const', `{allowedValue: ${place.schemaRef}.const}`, literal('must be equal to constant'))}`)
     }
     if (schema.enum !== undefined) this.#enum(schema.enum, place)
     if (type === 'number' || type === 'integer') this.#number(schema, place)
@@ -118,7 +148,7 @@ class ValidatorGenerator {
    */
   #type (type: string, place: Place): void {
     const d = place.data
-    const error = this.#fail(place, 'type', `{type: ${literal(type)}}`, literal(`must be ${type}`))
+    const error = this.#fail(place, 'type', { type }, `must be ${type}`)
     if (type === 'object') {
       this.#emit(`if (!${typeCheck('object', d)}) ${error}`)
       return
@@ -131,7 +161,7 @@ class ValidatorGenerator {
 
   #enum (values: unknown[], place: Place): void {
     const test = values.map((value) => `${place.data} === ${literal(value)}`).join(' || ')
-    this.#emit(`if (!(${test})) ${this.#fail(place, 'enum', `{allowedValues: ${place.schemaRef}.enum}`, literal('must be equal to one of the allowed values'))}`)
+    this.#emit(`if (!(${test})) ${this.#report(place, 'enum', `{allowedValues: ${place.schemaRef}.enum}`, literal('must be equal to one of the allowed values'))}`)
   }
 
   #number (schema: JsonSchema, place: Place): void {
@@ -140,12 +170,12 @@ class ValidatorGenerator {
       const limit = schema[keyword]
       if (limit === undefined) continue
       const [failOp, okOp] = limits[keyword]
-      this.#emit(`if (${d} ${failOp} ${limit} || isNaN(${d})) ${this.#fail(place, keyword, `{comparison: ${literal(okOp)}, limit: ${limit}}`, literal(`must be ${okOp} ${limit}`))}`)
+      this.#emit(`if (${d} ${failOp} ${limit} || isNaN(${d})) ${this.#fail(place, keyword, { comparison: okOp, limit }, `must be ${okOp} ${limit}`)}`)
     }
     if (schema.multipleOf !== undefined) {
       const divisor = schema.multipleOf as number
       const r = this.#name('r')
-      this.#emit(`{ const ${r} = ${d} / ${divisor}; if (${r} !== parseInt(${r})) ${this.#fail(place, 'multipleOf', `{multipleOf: ${divisor}}`, literal(`must be multiple of ${divisor}`))} }`)
+      this.#emit(`{ const ${r} = ${d} / ${divisor}; if (${r} !== parseInt(${r})) ${this.#fail(place, 'multipleOf', { multipleOf: divisor }, `must be multiple of ${divisor}`)} }`)
     }
   }
 
@@ -153,21 +183,21 @@ class ValidatorGenerator {
     const d = place.data
     if (schema.maxLength !== undefined) {
       // a string's code point count is at most its length: only long strings need counting
-      this.#emit(`if (${d}.length > ${schema.maxLength} && ${this.#helper('ucs2length')}(${d}) > ${schema.maxLength}) ${this.#fail(place, 'maxLength', `{limit: ${schema.maxLength}}`, literal(`must NOT have more than ${schema.maxLength} characters`))}`)
+      this.#emit(`if (${d}.length > ${schema.maxLength} && ${this.#helper('ucs2length')}(${d}) > ${schema.maxLength}) ${this.#fail(place, 'maxLength', { limit: schema.maxLength }, `must NOT have more than ${schema.maxLength} characters`)}`)
     }
     if (schema.minLength !== undefined) {
-      this.#emit(`if (${this.#helper('ucs2length')}(${d}) < ${schema.minLength}) ${this.#fail(place, 'minLength', `{limit: ${schema.minLength}}`, literal(`must NOT have fewer than ${schema.minLength} characters`))}`)
+      this.#emit(`if (${this.#helper('ucs2length')}(${d}) < ${schema.minLength}) ${this.#fail(place, 'minLength', { limit: schema.minLength }, `must NOT have fewer than ${schema.minLength} characters`)}`)
     }
     if (schema.pattern !== undefined) {
       const pattern = this.#name('pattern')
       this.#constants.push(`const ${pattern} = new RegExp(${literal(schema.pattern)}, "u")`)
-      this.#emit(`if (!${pattern}.test(${d})) ${this.#fail(place, 'pattern', `{pattern: ${literal(schema.pattern)}}`, literal(`must match pattern "${schema.pattern as string}"`))}`)
+      this.#emit(`if (!${pattern}.test(${d})) ${this.#fail(place, 'pattern', { pattern: schema.pattern }, `must match pattern "${schema.pattern as string}"`)}`)
     }
     if (schema.format !== undefined) this.#format(schema.format, place)
   }
 
   #format (name: string, place: Place): void {
-    const format = this.formats[name]
+    const format = this.formats()[name]
     if (format === true) return
     const ref = this.#name('format')
     this.#constants.push(`const ${ref} = ${this.#helper('formats')}[${literal(name)}]`)
@@ -176,16 +206,16 @@ class ValidatorGenerator {
       : typeof format === 'function'
         ? `${ref}(${place.data})`
         : (format as { validate: unknown }).validate instanceof RegExp ? `${ref}.validate.test(${place.data})` : `${ref}.validate(${place.data})`
-    this.#emit(`if (!(${check})) ${this.#fail(place, 'format', `{format: ${literal(name)}}`, literal(`must match format "${name}"`))}`)
+    this.#emit(`if (!(${check})) ${this.#fail(place, 'format', { format: name }, `must match format "${name}"`)}`)
   }
 
   #array (schema: JsonSchema, place: Place): void {
     const d = place.data
     if (schema.maxItems !== undefined) {
-      this.#emit(`if (${d}.length > ${schema.maxItems}) ${this.#fail(place, 'maxItems', `{limit: ${schema.maxItems}}`, literal(`must NOT have more than ${schema.maxItems} items`))}`)
+      this.#emit(`if (${d}.length > ${schema.maxItems}) ${this.#fail(place, 'maxItems', { limit: schema.maxItems }, `must NOT have more than ${schema.maxItems} items`)}`)
     }
     if (schema.minItems !== undefined) {
-      this.#emit(`if (${d}.length < ${schema.minItems}) ${this.#fail(place, 'minItems', `{limit: ${schema.minItems}}`, literal(`must NOT have fewer than ${schema.minItems} items`))}`)
+      this.#emit(`if (${d}.length < ${schema.minItems}) ${this.#fail(place, 'minItems', { limit: schema.minItems }, `must NOT have fewer than ${schema.minItems} items`)}`)
     }
     this.#items(schema.items, place)
     // Ajv checks uniqueness after `items` (which may have coerced them)
@@ -218,7 +248,7 @@ class ValidatorGenerator {
     const d = place.data
     const i = this.#name('i')
     const j = this.#name('j')
-    const error = this.#fail(place, 'uniqueItems', `{i: ${i}, j: ${j}}`, `"must NOT have duplicate items (items ## " + ${j} + " and " + ${i} + " are identical)"`)
+    const error = this.#report(place, 'uniqueItems', `{i: ${i}, j: ${j}}`, `"must NOT have duplicate items (items ## " + ${j} + " and " + ${i} + " are identical)"`)
     const itemType: unknown = schema.items === true ? undefined : schema.items?.type
     this.#emit(`{ let ${i} = ${d}.length, ${j}`)
     if (typeof itemType === 'string' && itemType !== 'object' && itemType !== 'array') {
@@ -244,11 +274,11 @@ class ValidatorGenerator {
     for (const [keyword, op, words] of [['maxProperties', '>', 'more'], ['minProperties', '<', 'fewer']]) {
       const limit = schema[keyword]
       if (limit !== undefined) {
-        this.#emit(`if (Object.keys(${d}).length ${op} ${limit}) ${this.#fail(place, keyword, `{limit: ${limit}}`, literal(`must NOT have ${words} than ${limit} properties`))}`)
+        this.#emit(`if (Object.keys(${d}).length ${op} ${limit}) ${this.#fail(place, keyword, { limit }, `must NOT have ${words} than ${limit} properties`)}`)
       }
     }
     for (const name of schema.required ?? []) {
-      this.#emit(`if (${d}[${literal(name)}] === undefined) ${this.#fail(place, 'required', `{missingProperty: ${literal(name)}}`, literal(`must have required property '${name}'`))}`)
+      this.#emit(`if (${d}[${literal(name)}] === undefined) ${this.#fail(place, 'required', { missingProperty: name }, `must have required property '${name}'`)}`)
     }
     // with `removeAdditional: true`, `additionalProperties: false` removes what `properties` does not name
     if (schema.additionalProperties === false) {
@@ -283,7 +313,10 @@ function hasRules (schema: JsonSchema): boolean {
   return validatingKeywords.some((keyword) => schema[keyword] !== undefined)
 }
 
-/** The source of `(rt, schema) => validate` for a schema `generatorCovers` accepted. */
-export function generateValidatorSource (schema: JsonSchema, formats: Record<string, FormatDefinition | undefined>): string {
-  return new ValidatorGenerator(formats).source(schema)
+/**
+ * The source of `(rt, schema) => validate` for a schema `generatorCovers` accepted, and its fail sites; `formats`
+ * gives the formats the coverage check saw.
+ */
+export function generateValidator (schema: JsonSchema, formats: () => Record<string, FormatDefinition | undefined>): GeneratedValidatorCode {
+  return new ValidatorGenerator(formats).generate(schema)
 }

@@ -146,3 +146,30 @@ for (const [level, factory, coerced] of [['Fastify 4 level', enclave, false], ['
     assert.deepEqual(res.json(), { body: coerced ? 3 : '3' })
   })
 }
+
+test('each validation error is a new object: changing one (params included) never changes the next', async () => {
+  const app = enclave()
+  app.post('/', {
+    attachValidation: true,
+    schema: { body: { type: 'object', required: ['name'], properties: { name: { type: 'string', maxLength: 3 } } } }
+  }, async (request: any) => {
+    const [error] = request.validationError.validation
+    const seen = structuredClone(error)
+    // a handler or formatter that rewrites what it was given
+    error.params.limit = 99
+    error.message = 'changed'
+    return seen
+  })
+  const expected = {
+    instancePath: '/name',
+    schemaPath: '#/properties/name/maxLength',
+    keyword: 'maxLength',
+    params: { limit: 3 },
+    message: 'must NOT have more than 3 characters'
+  }
+  for (let i = 0; i < 2; i++) {
+    const res = await app.inject({ method: 'POST', url: '/', payload: { name: 'longer' } })
+    assert.equal(res.statusCode, 200)
+    assert.deepEqual(res.json(), expected)
+  }
+})

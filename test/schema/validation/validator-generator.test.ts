@@ -7,7 +7,7 @@
 import { describe, test } from 'node:test'
 import assert from 'node:assert/strict'
 import { buildAjv } from '../../../src/schema/validation/ajv-compiler'
-import { instantiateValidator, validatorFromCachedFactory, validatorParams, validatorSource } from '../../../src/schema/validation/generated-validator'
+import { instantiateValidator, validatorCode, validatorFromCachedFactory, validatorParams } from '../../../src/schema/validation/generated-validator'
 import { enclave, mulberry32 } from '../../helpers'
 
 const warnings: unknown[] = []
@@ -16,11 +16,11 @@ const ajv = buildAjv({ customOptions: { logger }, plugins: [] }, {})
 
 /** Runs both validators on copies of each input and asserts they agree; returns how many inputs were valid. */
 function agree (schema: Record<string, any>, inputs: unknown[]): number {
-  const source = validatorSource(schema)
-  assert.ok(source !== undefined, `not covered: ${JSON.stringify(schema)}`)
-  const generated = instantiateValidator(source, structuredClone(schema)) as any
+  const code = validatorCode(schema)
+  assert.ok(code !== undefined, `not covered: ${JSON.stringify(schema)}`)
+  const generated = instantiateValidator(code, structuredClone(schema)) as any
   // as a warm start makes it: the factory from the compile cache, given the schema's JSON
-  const fromCache = validatorFromCachedFactory(new Function(validatorParams, source) as any, JSON.stringify(schema)) as any
+  const fromCache = validatorFromCachedFactory(new Function(validatorParams, code.source) as any, JSON.stringify(schema)) as any
   const reference = ajv.compile(structuredClone(schema)) as any
   assert.deepEqual(warnings, [], `Ajv warned about ${JSON.stringify(schema)}`)
   assert.deepEqual(fromCache.schema, schema)
@@ -144,7 +144,7 @@ describe('validator generator: what it leaves to Ajv', () => {
       { type: 'string', errorMessage: 'x' }, { type: 'string', maxLength: undefined }, { type: 'number', maximum: Infinity },
       { type: 'object', properties: { a: false } }, { type: 'string', enum: [] }, { type: 'string', formatMaximum: '2020-01-01' }
     ]
-    for (const schema of declined) assert.equal(validatorSource(schema as any), undefined, JSON.stringify(schema))
+    for (const schema of declined) assert.equal(validatorCode(schema as any), undefined, JSON.stringify(schema))
   })
 })
 
