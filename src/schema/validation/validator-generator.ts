@@ -68,12 +68,15 @@ const limits: Record<string, [string, string]> = {
   exclusiveMinimum: ['<=', '>']
 }
 
+/** The runtime helpers the generated code may call, bound by its prologue only when it does. */
+type Helper = 'report' | 'ucs2length' | 'equal' | 'formats'
+
 class ValidatorGenerator {
   readonly #lines: string[] = []
   readonly #constants: string[] = []
   readonly #sites: FailSite[] = []
   /** The helpers from Ajv's packages the code calls: only these are bound (and so loaded, generated-validator.ts). */
-  readonly #helpers = new Set<'report' | 'ucs2length' | 'equal' | 'formats'>()
+  readonly #helpers = new Set<Helper>()
   #names = 0
 
   /** `formats` is asked for only when a schema has a `format`: making fail sites again need not load ajv-formats. */
@@ -100,7 +103,7 @@ class ValidatorGenerator {
   }
 
   /** A helper's name in the code, bound by the prologue. */
-  #helper (name: 'report' | 'ucs2length' | 'equal' | 'formats'): string {
+  #helper (name: Helper): string {
     this.#helpers.add(name)
     return name
   }
