@@ -92,6 +92,19 @@ export class CompileCache {
     return factory
   }
 
+  /**
+   * Whether the pack holds the fact `key`: that a check passed under this fingerprint (a schema Ajv's meta-schema
+   * accepted, say), so that a warm start need not make it again. A fact is an entry without code (`addFact`).
+   */
+  hasFact (key: string): boolean {
+    return this.get(key) !== undefined
+  }
+
+  /** Records the fact `key`, for `hasFact` in later starts. */
+  addFact (key: string): void {
+    this.put(key, '', 'return true')
+  }
+
   /** Records a newly generated entry (`body` is the body of a function of `params`), to be written by `flush`. */
   put (key: string, params: string, body: string): void {
     if (this.#used.has(key)) return

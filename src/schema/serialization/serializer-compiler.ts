@@ -12,9 +12,7 @@ import type { SerializerFn } from './response-serializers'
 import { isObjectLike } from '../../core/objects'
 import { lazyModule } from '../../core/lazy-module'
 import type { JsonSchema } from '../../core/types'
-
-export type Rounding = 'trunc' | 'floor' | 'ceil' | 'round'
-const roundings: Record<Rounding, (n: number) => number> = { trunc: Math.trunc, floor: Math.floor, ceil: Math.ceil, round: Math.round }
+import { dateFormats, quote, roundings, sharedRuntime, type Rounding } from './serializer-runtime'
 
 /**
  * fast-json-stringify's own check of a schema against Draft-07; schemas it rejects are left to it, to report.
@@ -33,81 +31,22 @@ function loadSchemaCheck (): (schema: unknown) => boolean {
   return () => false
 }
 
-/** Thrown inside the generator for a schema outside the subset; never escapes `compileSerializer`. */
-class Unsupported extends Error {}
-
-const primitiveTypes = new Set(['string', 'integer', 'number', 'boolean', 'null'])
-// keywords that change what fast-json-stringify writes in ways this generator does not reproduce
-const unsupportedKeywords = ['$ref', 'allOf', 'anyOf', 'oneOf', 'if', 'then', 'else', 'const', 'patternProperties', 'additionalItems']
-
-
-// eslint-disable-next-line no-control-regex -- control characters are exactly what JSON must escape
-const needsEscape = /[\u0000-\u001f"\\\ud800-\udfff]/
-
 /**
- * A JSON string literal. Most strings need no escaping: scanning a short one is about twice as fast as calling
- * JSON.stringify, which handles the rest.
+ * Thrown inside the generator (and the interpreter, serializer-interpreter.ts) for a schema outside the subset;
+ * never escapes `compileSerializer` or `interpretSerializer`.
  */
-function quote (text: string): string {
-  const length = text.length
-  if (length > 64) return needsEscape.test(text) ? JSON.stringify(text) : '"' + text + '"'
-  for (let i = 0; i < length; i++) {
-    const code = text.charCodeAt(i)
-    if (code < 32 || code === 34 || code === 92 || (code >= 0xd800 && code <= 0xdfff)) return JSON.stringify(text)
-  }
-  return '"' + text + '"'
-}
+export class Unsupported extends Error {}
 
-/** Per-value conversions, shared by every generated serializer; the generated code handles the common case inline. */
-function runtime (rounding: (n: number) => number): Record<string, (value: unknown) => string> {
-  return {
-    integer (value) {
-      if (typeof value === 'bigint') return value.toString()
-      const integer = rounding(value as number)
-      if (!Number.isFinite(integer)) throw new Error(`The value "${value}" cannot be converted to an integer.`)
-      return '' + integer
-    },
-    number (value) {
-      const number = Number(value)
-      if (Number.isNaN(number)) throw new Error(`The value "${value}" cannot be converted to a number.`)
-      return Number.isFinite(number) ? '' + number : 'null'
-    },
-    string (value) {
-      if (value === null) return '""'
-      if (value instanceof Date) return '"' + value.toISOString() + '"'
-      const text = value instanceof RegExp ? value.source : (value as object).toString()
-      return typeof text === 'string' ? quote(text) : JSON.stringify(text)
-    },
-    'date-time' (value) {
-      if (value instanceof Date) return '"' + value.toISOString() + '"'
-      return dateString(value, 'date-time')
-    },
-    date (value) {
-      if (value instanceof Date) return '"' + localIso(value).slice(0, 10) + '"'
-      return dateString(value, 'date')
-    },
-    time (value) {
-      if (value instanceof Date) return '"' + localIso(value).slice(11, 19) + '"'
-      return dateString(value, 'time')
-    }
-  }
-}
-
-function localIso (date: Date): string {
-  return new Date(date.getTime() - date.getTimezoneOffset() * 60000).toISOString()
-}
-
-// fast-json-stringify writes such strings unescaped; escaping them differs only where its output was not JSON
-function dateString (value: unknown, format: string): string {
-  if (value === null) return '""'
-  if (typeof value === 'string') return quote(value)
-  throw new Error(`The value "${String(value)}" cannot be converted to a ${format}.`)
-}
+export const primitiveTypes = new Set(['string', 'integer', 'number', 'boolean', 'null'])
+// keywords that change what fast-json-stringify writes in ways this generator does not reproduce
+export const unsupportedKeywords = ['$ref', 'allOf', 'anyOf', 'oneOf', 'if', 'then', 'else', 'const', 'patternProperties', 'additionalItems']
 
 /** Generates one function per object and array schema; primitives are written inline. */
 class Generator {
   readonly functions: string[] = []
   private readonly names = new Map<object, string>()
+  /** Whether a schema object was met twice: one function then writes both places (naming the first in errors). */
+  reused = false
 
   /** JS expression for the JSON text of `input` (a variable name) under `schema`. */
   value (schema: unknown, input: string, pointer: string): string {
@@ -124,7 +63,10 @@ class Generator {
 
   private object (schema: JsonSchema, pointer: string): string {
     const existing = this.names.get(schema)
-    if (existing !== undefined) return existing
+    if (existing !== undefined) {
+      this.reused = true
+      return existing
+    }
     const name = `serialize${this.names.size}`
     this.names.set(schema, name)
     const properties = schema.properties ?? {}
@@ -167,11 +109,14 @@ class Generator {
 
   private array (schema: JsonSchema, pointer: string): string {
     const existing = this.names.get(schema)
-    if (existing !== undefined) return existing
+    if (existing !== undefined) {
+      this.reused = true
+      return existing
+    }
     const name = `serialize${this.names.size}`
     this.names.set(schema, name)
     if (!isObjectLike(schema.items)) throw new Unsupported()
-    const mismatch = JSON.stringify(`The value of '${pointer}' does not match schema definition.`)
+    const mismatch = JSON.stringify(mismatchMessage(pointer))
     const lines = [
       schema.nullable === true ? '' : 'if (obj === null) return \'[]\'',
       `if (!Array.isArray(obj)) throw new TypeError(${mismatch})`,
@@ -199,7 +144,17 @@ function eagerFunction (name: string, param: string, lines: string[]): string {
 }
 
 function requiredError (key: string): string {
-  return `throw new Error(${JSON.stringify(`"${key}" is required!`)})`
+  return `throw new Error(${JSON.stringify(requiredMessage(key))})`
+}
+
+/** The message of the Error thrown for a required property the value lacks (fast-json-stringify's). */
+export function requiredMessage (key: string): string {
+  return `"${key}" is required!`
+}
+
+/** The message of the TypeError thrown for a non-array under an array schema at `pointer` (fast-json-stringify's). */
+export function mismatchMessage (pointer: string): string {
+  return `The value of '${pointer}' does not match schema definition.`
 }
 
 function primitive (schema: JsonSchema, type: string, input: string): string {
@@ -210,7 +165,7 @@ function primitive (schema: JsonSchema, type: string, input: string): string {
     case 'null': return '\'null\''
   }
   const format = schema.format
-  if (format === 'date-time' || format === 'date' || format === 'time') return `rt[${JSON.stringify(format)}](${input})`
+  if (dateFormats.has(format)) return `rt[${JSON.stringify(format)}](${input})`
   if (format === 'unsafe') throw new Unsupported()
   return `(typeof ${input} === 'string' ? quote(${input}) : rt.string(${input}))`
 }
@@ -229,12 +184,17 @@ export function roundingOf (options: Record<string, unknown> | undefined): Round
 /** The parameters of the generated source's factory. */
 export const serializerParams = 'rt, quote'
 
+/** The generator's output: the source of a factory of `serializerParams`, and whether a sub-schema object is reused. */
+export interface SerializerCode {
+  source: string
+  reusesSchemas: boolean
+}
+
 /**
- * The generator's source for `schema` (the body of a factory of `serializerParams`), or undefined when the schema
- * (or an option) is outside what this generator reproduces exactly, or when fast-json-stringify would reject the
- * schema (it then reports why).
+ * The generator's code for `schema`, or undefined when the schema (or an option) is outside what this generator
+ * reproduces exactly, or when fast-json-stringify would reject the schema (it then reports why).
  */
-export function serializerSource (schema: unknown, options?: Record<string, unknown>): string | undefined {
+export function serializerCode (schema: unknown, options?: Record<string, unknown>): SerializerCode | undefined {
   if (roundingOf(options) === undefined || !isValidSchema()(schema)) return undefined
   const generator = new Generator()
   let body: string
@@ -244,21 +204,22 @@ export function serializerSource (schema: unknown, options?: Record<string, unkn
     if (err instanceof Unsupported) return undefined
     throw err
   }
-  return `${generator.functions.join('\n')}\nreturn (function serialize (input) {\n  return ${body}\n})`
+  const source = `${generator.functions.join('\n')}\nreturn (function serialize (input) {\n  return ${body}\n})`
+  return { source, reusesSchemas: generator.reused }
 }
-
-/** One runtime per rounding mode, shared by every serializer that rounds that way (generated code only reads it). */
-const runtimes: Partial<Record<Rounding, Record<string, (value: unknown) => string>>> = {}
 
 /** A serializer from the generated factory (compiled from source, or loaded from the compile cache). */
 export function serializerFromFactory (factory: (rt: unknown, quote: unknown) => unknown, rounding: Rounding): SerializerFn {
-  const rt = runtimes[rounding] ??= Object.freeze(runtime(roundings[rounding]))
-  return factory(rt, quote) as SerializerFn
+  return factory(sharedRuntime(rounding), quote) as SerializerFn
 }
 
-/** Compiles `schema` into a serializer, or undefined when `serializerSource` declines it. */
+/** Compiles generated source into a serializer. */
+export function compiledSerializer (source: string, rounding: Rounding): SerializerFn {
+  return serializerFromFactory(new Function(serializerParams, source) as (rt: unknown, quote: unknown) => unknown, rounding)
+}
+
+/** Compiles `schema` into a serializer, or undefined when `serializerCode` declines it. */
 export function compileSerializer (schema: unknown, options?: Record<string, unknown>): SerializerFn | undefined {
-  const source = serializerSource(schema, options)
-  if (source === undefined) return undefined
-  return serializerFromFactory(new Function(serializerParams, source) as (rt: unknown, quote: unknown) => unknown, roundingOf(options)!)
+  const code = serializerCode(schema, options)
+  return code === undefined ? undefined : compiledSerializer(code.source, roundingOf(options)!)
 }

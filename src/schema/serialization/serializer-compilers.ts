@@ -11,7 +11,7 @@ import { kPluginContext } from '../../core/symbols'
 import { assertSetter } from '../../core/start-guard'
 import type { Instance } from '../../encapsulation/app-state'
 import type { SchemaScope } from '../schema-scope'
-import { compileSerializer, roundingOf, serializerFromFactory, serializerParams, serializerSource } from './serializer-compiler'
+import { compiledSerializer, compileSerializer, roundingOf, serializerCode, serializerFromFactory, serializerParams } from './serializer-compiler'
 import { CompileCache, type GeneratedFactory } from '../compile-cache'
 import { compilableEntryBody, configurationKey, isJsonData, moduleEntryParams, runModuleEntry } from '../cached-module'
 import { inspectForFastJsonStringify } from './response-schema'
@@ -112,10 +112,10 @@ function generatedSerializer (json: string, schema: unknown, opts: Record<string
   const key = CompileCache.key('serializer', rounding, json)
   const cached = cache.get(key)
   if (cached !== undefined) return serializerFromFactory(cached, rounding)
-  const source = serializerSource(schema, opts)
-  if (source === undefined) return undefined
-  cache.put(key, serializerParams, source)
-  return serializerFromFactory(new Function(serializerParams, source) as (rt: unknown, quote: unknown) => unknown, rounding)
+  const code = serializerCode(schema, opts)
+  if (code === undefined) return undefined
+  cache.put(key, serializerParams, code.source)
+  return compiledSerializer(code.source, rounding)
 }
 
 /** What fast-json-stringify's standalone code requires: its own runtime. */

@@ -180,9 +180,9 @@ function checkSharedSchemas (ajv: () => Ajv, cache: CompileCache | null, configu
     return
   }
   const key = CompileCache.key('ajv-shared-schemas', configuration, '')
-  if (cache.get(key) !== undefined) return
+  if (cache.hasFact(key)) return
   ajv()
-  cache.put(key, moduleEntryParams, 'return true')
+  cache.addFact(key)
 }
 
 /** What the default compiler gets besides Fastify's two arguments: the compile cache and the background queue. */

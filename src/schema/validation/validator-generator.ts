@@ -20,7 +20,8 @@
  * compile cache does so at its first failure).
  */
 import type { JsonSchema } from '../../core/types'
-import type { FormatDefinition } from './validator-subset'
+import { hasRules, type FormatDefinition } from './validator-subset'
+import { comparisons, constMessage, enumMessage, keywordErrors, type KeywordError } from './keyword-errors'
 
 /** Where a value being validated lives in the generated code. */
 interface Place {
@@ -61,12 +62,8 @@ function typeCheck (type: string, data: string): string {
   }
 }
 
-const limits: Record<string, [string, string]> = {
-  maximum: ['>', '<='],
-  minimum: ['<', '>='],
-  exclusiveMaximum: ['>=', '<'],
-  exclusiveMinimum: ['<=', '>']
-}
+/** The operator that fails each limit: the negation of its comparison. */
+const failing: Record<string, string> = { '<=': '>', '>=': '<', '<': '>=', '>': '<=' }
 
 /** The runtime helpers the generated code may call, bound by its prologue only when it does. */
 type Helper = 'report' | 'ucs2length' | 'equal' | 'formats'
@@ -120,7 +117,7 @@ class ValidatorGenerator {
    * `return fail(validate, path, site)`: sets `validate.errors` to the one error, as Ajv does with `allErrors: false`,
    * from the fail site numbered `site`.
    */
-  #fail (place: Place, keyword: string, params: Record<string, unknown>, message: string): string {
+  #fail (place: Place, [keyword, params, message]: KeywordError): string {
     this.#sites.push([`${place.schemaPath}/${keyword}`, keyword, params, message])
     return `return fail(validate, ${place.path}, ${this.#sites.length - 1})`
   }
@@ -136,7 +133,7 @@ class ValidatorGenerator {
     if (type !== undefined) this.#type(type, place)
     // Ajv's order of the keywords that apply to any type: const, then enum
     if (schema.const !== undefined) {
-      this.#emit(`if (${literal(schema.const)} !== ${place.data}) ${this.#report(place, 'const', `{allowedValue: ${place.schemaRef}.const}`, literal('must be equal to constant'))}`)
+      this.#emit(`if (${literal(schema.const)} !== ${place.data}) ${this.#report(place, 'const', `{allowedValue: ${place.schemaRef}.const}`, literal(constMessage))}`)
     }
     if (schema.enum !== undefined) this.#enum(schema.enum, place)
     if (type === 'number' || type === 'integer') this.#number(schema, place)
@@ -151,7 +148,7 @@ class ValidatorGenerator {
    */
   #type (type: string, place: Place): void {
     const d = place.data
-    const error = this.#fail(place, 'type', { type }, `must be ${type}`)
+    const error = this.#fail(place, keywordErrors.type(type))
     if (type === 'object') {
       this.#emit(`if (!${typeCheck('object', d)}) ${error}`)
       return
@@ -164,7 +161,7 @@ class ValidatorGenerator {
 
   #enum (values: unknown[], place: Place): void {
     const test = values.map((value) => `${place.data} === ${literal(value)}`).join(' || ')
-    this.#emit(`if (!(${test})) ${this.#report(place, 'enum', `{allowedValues: ${place.schemaRef}.enum}`, literal('must be equal to one of the allowed values'))}`)
+    this.#emit(`if (!(${test})) ${this.#report(place, 'enum', `{allowedValues: ${place.schemaRef}.enum}`, literal(enumMessage))}`)
   }
 
   #number (schema: JsonSchema, place: Place): void {
@@ -172,13 +169,12 @@ class ValidatorGenerator {
     for (const keyword of ['maximum', 'minimum', 'exclusiveMaximum', 'exclusiveMinimum']) {
       const limit = schema[keyword]
       if (limit === undefined) continue
-      const [failOp, okOp] = limits[keyword]
-      this.#emit(`if (${d} ${failOp} ${limit} || isNaN(${d})) ${this.#fail(place, keyword, { comparison: okOp, limit }, `must be ${okOp} ${limit}`)}`)
+      this.#emit(`if (${d} ${failing[comparisons[keyword]]} ${limit} || isNaN(${d})) ${this.#fail(place, keywordErrors.limit(keyword, limit))}`)
     }
     if (schema.multipleOf !== undefined) {
       const divisor = schema.multipleOf as number
       const r = this.#name('r')
-      this.#emit(`{ const ${r} = ${d} / ${divisor}; if (${r} !== parseInt(${r})) ${this.#fail(place, 'multipleOf', { multipleOf: divisor }, `must be multiple of ${divisor}`)} }`)
+      this.#emit(`{ const ${r} = ${d} / ${divisor}; if (${r} !== parseInt(${r})) ${this.#fail(place, keywordErrors.multipleOf(divisor))} }`)
     }
   }
 
@@ -186,15 +182,15 @@ class ValidatorGenerator {
     const d = place.data
     if (schema.maxLength !== undefined) {
       // a string's code point count is at most its length: only long strings need counting
-      this.#emit(`if (${d}.length > ${schema.maxLength} && ${this.#helper('ucs2length')}(${d}) > ${schema.maxLength}) ${this.#fail(place, 'maxLength', { limit: schema.maxLength }, `must NOT have more than ${schema.maxLength} characters`)}`)
+      this.#emit(`if (${d}.length > ${schema.maxLength} && ${this.#helper('ucs2length')}(${d}) > ${schema.maxLength}) ${this.#fail(place, keywordErrors.maxLength(schema.maxLength))}`)
     }
     if (schema.minLength !== undefined) {
-      this.#emit(`if (${this.#helper('ucs2length')}(${d}) < ${schema.minLength}) ${this.#fail(place, 'minLength', { limit: schema.minLength }, `must NOT have fewer than ${schema.minLength} characters`)}`)
+      this.#emit(`if (${this.#helper('ucs2length')}(${d}) < ${schema.minLength}) ${this.#fail(place, keywordErrors.minLength(schema.minLength))}`)
     }
     if (schema.pattern !== undefined) {
       const pattern = this.#name('pattern')
       this.#constants.push(`const ${pattern} = new RegExp(${literal(schema.pattern)}, "u")`)
-      this.#emit(`if (!${pattern}.test(${d})) ${this.#fail(place, 'pattern', { pattern: schema.pattern }, `must match pattern "${schema.pattern as string}"`)}`)
+      this.#emit(`if (!${pattern}.test(${d})) ${this.#fail(place, keywordErrors.pattern(schema.pattern))}`)
     }
     if (schema.format !== undefined) this.#format(schema.format, place)
   }
@@ -209,16 +205,16 @@ class ValidatorGenerator {
       : typeof format === 'function'
         ? `${ref}(${place.data})`
         : (format as { validate: unknown }).validate instanceof RegExp ? `${ref}.validate.test(${place.data})` : `${ref}.validate(${place.data})`
-    this.#emit(`if (!(${check})) ${this.#fail(place, 'format', { format: name }, `must match format "${name}"`)}`)
+    this.#emit(`if (!(${check})) ${this.#fail(place, keywordErrors.format(name))}`)
   }
 
   #array (schema: JsonSchema, place: Place): void {
     const d = place.data
     if (schema.maxItems !== undefined) {
-      this.#emit(`if (${d}.length > ${schema.maxItems}) ${this.#fail(place, 'maxItems', { limit: schema.maxItems }, `must NOT have more than ${schema.maxItems} items`)}`)
+      this.#emit(`if (${d}.length > ${schema.maxItems}) ${this.#fail(place, keywordErrors.maxItems(schema.maxItems))}`)
     }
     if (schema.minItems !== undefined) {
-      this.#emit(`if (${d}.length < ${schema.minItems}) ${this.#fail(place, 'minItems', { limit: schema.minItems }, `must NOT have fewer than ${schema.minItems} items`)}`)
+      this.#emit(`if (${d}.length < ${schema.minItems}) ${this.#fail(place, keywordErrors.minItems(schema.minItems))}`)
     }
     this.#items(schema.items, place)
     // Ajv checks uniqueness after `items` (which may have coerced them)
@@ -274,14 +270,14 @@ class ValidatorGenerator {
       const fallback = properties[name] === true ? undefined : properties[name].default
       if (fallback !== undefined) this.#emit(`if (${d}[${literal(name)}] === undefined) ${d}[${literal(name)}] = ${literal(fallback)}`)
     }
-    for (const [keyword, op, words] of [['maxProperties', '>', 'more'], ['minProperties', '<', 'fewer']]) {
-      const limit = schema[keyword]
-      if (limit !== undefined) {
-        this.#emit(`if (Object.keys(${d}).length ${op} ${limit}) ${this.#fail(place, keyword, { limit }, `must NOT have ${words} than ${limit} properties`)}`)
-      }
+    if (schema.maxProperties !== undefined) {
+      this.#emit(`if (Object.keys(${d}).length > ${schema.maxProperties}) ${this.#fail(place, keywordErrors.maxProperties(schema.maxProperties))}`)
+    }
+    if (schema.minProperties !== undefined) {
+      this.#emit(`if (Object.keys(${d}).length < ${schema.minProperties}) ${this.#fail(place, keywordErrors.minProperties(schema.minProperties))}`)
     }
     for (const name of schema.required ?? []) {
-      this.#emit(`if (${d}[${literal(name)}] === undefined) ${this.#fail(place, 'required', { missingProperty: name }, `must have required property '${name}'`)}`)
+      this.#emit(`if (${d}[${literal(name)}] === undefined) ${this.#fail(place, keywordErrors.required(name))}`)
     }
     // with `removeAdditional: true`, `additionalProperties: false` removes what `properties` does not name
     if (schema.additionalProperties === false) {
@@ -305,15 +301,6 @@ class ValidatorGenerator {
       this.#emit('} }')
     }
   }
-}
-
-/** Keywords that generate code; a schema with none of them accepts anything (Ajv skips it too). */
-const validatingKeywords = ['type', 'enum', 'const', 'maximum', 'minimum', 'exclusiveMaximum', 'exclusiveMinimum',
-  'multipleOf', 'maxLength', 'minLength', 'pattern', 'format', 'maxItems', 'minItems', 'uniqueItems', 'items',
-  'maxProperties', 'minProperties', 'required', 'additionalProperties', 'properties']
-
-function hasRules (schema: JsonSchema): boolean {
-  return validatingKeywords.some((keyword) => schema[keyword] !== undefined)
 }
 
 /**

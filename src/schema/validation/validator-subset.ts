@@ -127,3 +127,12 @@ function isStringFormat (format: FormatDefinition | undefined): boolean {
   return typeof format === 'object' && format !== null && (format.type === undefined || format.type === 'string') &&
     format.async !== true && (typeof format.validate === 'function' || format.validate instanceof RegExp)
 }
+
+/** Keywords that validate; a schema with none of them accepts anything (Ajv skips it, as Enclave's validators do). */
+const validatingKeywords = ['type', 'enum', 'const', 'maximum', 'minimum', 'exclusiveMaximum', 'exclusiveMinimum',
+  'multipleOf', 'maxLength', 'minLength', 'pattern', 'format', 'maxItems', 'minItems', 'uniqueItems', 'items',
+  'maxProperties', 'minProperties', 'required', 'additionalProperties', 'properties']
+
+export function hasRules (schema: JsonSchema): boolean {
+  return validatingKeywords.some((keyword) => schema[keyword] !== undefined)
+}

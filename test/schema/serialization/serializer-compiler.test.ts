@@ -1,43 +1,53 @@
 /**
- * Enclave's serializer generator against fast-json-stringify 5, its oracle: for every schema of the subset it
- * compiles, the same payload must give the same JSON text, or both must throw the same message. Schemas outside
- * the subset must be declined (the caller then uses fast-json-stringify itself).
+ * Enclave's serializer generator and interpreter against fast-json-stringify 5, their oracle: for every schema of the
+ * subset they take, the same payload must give the same JSON text, or all must throw the same message. Schemas
+ * outside the subset must be declined (the caller then uses fast-json-stringify itself).
  */
 import { describe, test } from 'node:test'
 import assert from 'node:assert/strict'
 import fastJsonStringify from 'fast-json-stringify'
-import { compileSerializer } from '../../../src/schema/serialization/serializer-compiler'
+import { compileSerializer, roundingOf } from '../../../src/schema/serialization/serializer-compiler'
+import { interpretSerializer } from '../../../src/schema/serialization/serializer-interpreter'
 import { mulberry32 } from '../../helpers'
 
-type Outcome = { json: string } | { error: string }
+type Outcome = { json: string } | { error: string, name: string }
 
 function run (fn: (value: unknown) => string, value: unknown): Outcome {
   try {
     return { json: fn(value) }
   } catch (err) {
-    return { error: (err as Error).message }
+    return { error: (err as Error).message, name: (err as Error).constructor.name }
   }
 }
 
-/** Asserts our serializer and fast-json-stringify agree on every value. */
+/** Asserts our serializers (generated and interpreted) and fast-json-stringify agree on every value. */
 function agree (schema: Record<string, any>, values: unknown[], options?: Record<string, unknown>): void {
-  const ours = compileSerializer(structuredClone(schema), options)
-  assert.ok(ours, `the generator declined ${JSON.stringify(schema)}`)
+  const generated = compileSerializer(structuredClone(schema), options)
+  assert.ok(generated, `the generator declined ${JSON.stringify(schema)}`)
+  // the interpreter reads the schema's JSON copy, as a route's serializer does; so does fast-json-stringify here
+  const interpreted = interpretSerializer(JSON.parse(JSON.stringify(schema)), roundingOf(options)!)
   const theirs = fastJsonStringify(structuredClone(schema), options as any) as unknown as (value: unknown) => string
-  const hasDateFormat = /"format":"(date-time|date|time)"/.test(JSON.stringify(schema))
+  const theirsOnCopy = fastJsonStringify(JSON.parse(JSON.stringify(schema)), options as any) as unknown as (value: unknown) => string
   for (const value of values) {
-    const expected = run(theirs, value)
-    const actual = run(ours, value)
-    const where = `schema ${JSON.stringify(schema)}, value ${describeValue(value)}`
-    // the one deliberate difference: fast-json-stringify writes date-format strings unescaped (not always JSON);
-    // ours are escaped, so they must parse back to the same value wherever its output is JSON at all
-    if (hasDateFormat && 'json' in expected && 'json' in actual && expected.json !== actual.json) {
-      assert.ok(isJson(actual.json), where)
-      if (isJson(expected.json)) assert.deepEqual(JSON.parse(actual.json), JSON.parse(expected.json), where)
-      continue
-    }
-    assert.deepEqual(actual, expected, where)
+    agreeOn(schema, value, run(theirs, value), run(generated, value), 'generated')
+    agreeOn(schema, value, run(theirsOnCopy, value), run(interpreted, value), 'interpreted')
   }
+}
+
+function agreeOn (schema: Record<string, any>, value: unknown, expected: Outcome, actual: Outcome, which: string): void {
+  const where = `${which}: schema ${JSON.stringify(schema)}, value ${describeValue(value)}`
+  // the one deliberate difference: fast-json-stringify writes date-format strings unescaped (not always JSON);
+  // ours are escaped, so they must parse back to the same value wherever its output is JSON at all
+  if (hasDateFormat(schema) && 'json' in expected && 'json' in actual && expected.json !== actual.json) {
+    assert.ok(isJson(actual.json), where)
+    if (isJson(expected.json)) assert.deepEqual(JSON.parse(actual.json), JSON.parse(expected.json), where)
+    return
+  }
+  assert.deepEqual(actual, expected, where)
+}
+
+function hasDateFormat (schema: Record<string, any>): boolean {
+  return /"format":"(date-time|date|time)"/.test(JSON.stringify(schema))
 }
 
 function isJson (text: string): boolean {
@@ -104,7 +114,8 @@ describe('serializer generator: the same JSON as fast-json-stringify', () => {
     ])
     agree({ type: 'object', properties: { a: { type: 'string' }, b: { type: 'integer' } } }, [{}, { b: 1 }, { a: 'x', b: 2 }, null, withToJSON])
     agree({ type: 'object', required: ['a'], properties: { a: { type: 'string', default: 'dflt' } } }, [{}, { a: 'set' }])
-    agree({ type: 'object', nullable: true, properties: { a: { type: 'number' } } }, [null, { a: 1 }, { a: 'x' }])
+    // a nullable object's null is the wrapper's: a toJSON returning null (or no value at all) fails on the first read
+    agree({ type: 'object', nullable: true, properties: { a: { type: 'number' } } }, [null, { a: 1 }, { a: 'x' }, { toJSON: () => null }, undefined])
     agree({ type: 'object' }, [{ any: 1 }, null, {}])
     // names an object inherits are not properties: required ones are still checked
     agree({ type: 'object', required: ['toString', 'constructor'], properties: {} }, [{}, Object.create(null), { toString: 'x', constructor: 1 }])
@@ -124,6 +135,13 @@ describe('serializer generator: the same JSON as fast-json-stringify', () => {
     // eslint-disable-next-line no-sparse-arrays
     agree({ type: 'array', items: { type: 'boolean' } }, [[true, 0, 'x', , null]])
     agree({ type: 'object', properties: { list: { type: 'array', items: { type: 'string' } } } }, [{ list: 5 }])
+  })
+
+  // the interpreter, given the JSON copy (one object per path), names the path the value was at
+  test('a schema object met twice is written by one function, which names the pointer of its first visit', () => {
+    const list = { type: 'array', items: { type: 'string' } }
+    const schema = { type: 'object', required: ['b'], properties: { a: list, b: list, c: { type: 'array', items: list } } }
+    agree(schema, [{ a: ['x'], b: [] }, { a: 1, b: [] }, { b: 2 }, { b: [], c: [['y'], 5] }])
   })
 
   test('seeded random schemas and payloads', () => {

@@ -1,6 +1,6 @@
 /**
- * Enclave's validator generator against Ajv 8 itself (with Enclave's baseline options): for every schema the
- * generator covers, both must answer every input alike — the result, the error objects (compared as JSON, so key
+ * Enclave's validator generator and its interpreter against Ajv 8 itself (with Enclave's baseline options): for every
+ * schema the generator covers, all must answer every input alike — the result, the error objects (compared as JSON, so key
  * order counts), and what the data became (coercions, defaults, removed properties). Seeded random schemas and
  * inputs, plus hand-picked cases at each keyword's edges.
  */
@@ -8,6 +8,7 @@ import { describe, test } from 'node:test'
 import assert from 'node:assert/strict'
 import { buildAjv } from '../../../src/schema/validation/ajv-compiler'
 import { instantiateValidator, validatorCode, validatorFromCachedFactory, validatorParams } from '../../../src/schema/validation/generated-validator'
+import { interpretValidator } from '../../../src/schema/validation/validator-interpreter'
 import { enclave, mulberry32 } from '../../helpers'
 
 const warnings: unknown[] = []
@@ -21,11 +22,13 @@ function agree (schema: Record<string, any>, inputs: unknown[]): number {
   const generated = instantiateValidator(code, structuredClone(schema)) as any
   // as a warm start makes it: the factory from the compile cache, given the schema's JSON
   const fromCache = validatorFromCachedFactory(new Function(validatorParams, code.source) as any, JSON.stringify(schema)) as any
+  // the interpreter, on the same JSON copy a route's validator gets
+  const interpreted = interpretValidator(JSON.parse(JSON.stringify(schema))) as any
   const reference = ajv.compile(structuredClone(schema)) as any
   assert.deepEqual(warnings, [], `Ajv warned about ${JSON.stringify(schema)}`)
   assert.deepEqual(fromCache.schema, schema)
   let valid = 0
-  for (const [ours, input] of [...inputs.map((input) => [generated, input]), ...inputs.map((input) => [fromCache, input])]) {
+  for (const [ours, input] of [generated, fromCache, interpreted].flatMap((ours) => inputs.map((input) => [ours, input]))) {
     const mine = { value: structuredClone(input) }
     const theirs = { value: structuredClone(input) }
     // through `parentData`, as Ajv stores a coerced root value
