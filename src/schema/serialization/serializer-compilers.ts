@@ -6,12 +6,14 @@
  */
 import type fastJsonStringifyModule from 'fast-json-stringify'
 import { codes } from '../../core/errors'
+import type { JsonSchema } from '../../core/types'
 import { lazyModule } from '../../core/lazy-module'
 import { kPluginContext } from '../../core/symbols'
 import { assertSetter } from '../../core/start-guard'
 import type { Instance } from '../../encapsulation/app-state'
 import type { SchemaScope } from '../schema-scope'
 import { compiledSerializer, compileSerializer, roundingOf, serializerCode, serializerFromFactory, serializerParams } from './serializer-compiler'
+import { tieredSerializer } from './tiered-serializer'
 import { CompileCache, type GeneratedFactory } from '../compile-cache'
 import { compilableEntryBody, configurationKey, isJsonData, moduleEntryParams, runModuleEntry } from '../cached-module'
 import { inspectForFastJsonStringify } from './response-schema'
@@ -92,7 +94,7 @@ function fastJsonStringifyCompiler (externals: Record<string, unknown>, opts: Re
     }
     const cached = json === undefined ? undefined : byJson.get(json)
     if (cached !== undefined) return cached
-    let fn = json !== undefined && cache !== null ? generatedSerializer(json, schema, opts, cache) : compileSerializer(schema, opts)
+    let fn = json !== undefined ? subsetSerializer(json, schema, opts, cache) : compileSerializer(schema, opts)
     if (fn === undefined) {
       const { untyped } = inspectForFastJsonStringify(schema, externals)
       fn = json !== undefined && configuration !== null && isJsonData(schema)
@@ -105,17 +107,25 @@ function fastJsonStringifyCompiler (externals: Record<string, unknown>, opts: Re
   }
 }
 
-/** Enclave's generated serializer, from the compile cache when it has the entry, else generated and recorded in it. */
-function generatedSerializer (json: string, schema: unknown, opts: Record<string, unknown> | undefined, cache: CompileCache): SerializerFn | undefined {
+/**
+ * Enclave's own serializer for a schema inside its subset, else undefined: from a compile cache that holds its code,
+ * the generated serializer; otherwise the tiered one (tiered-serializer.ts), which compiles the code once the route
+ * is used, and the code is recorded in the cache for the next start. Whether the schema is inside is decided on the
+ * schema itself, as the generator always did.
+ */
+function subsetSerializer (json: string, schema: unknown, opts: Record<string, unknown> | undefined, cache: CompileCache | null): SerializerFn | undefined {
   const rounding = roundingOf(opts)
   if (rounding === undefined) return undefined
-  const key = CompileCache.key('serializer', rounding, json)
-  const cached = cache.get(key)
+  const key = cache === null ? '' : CompileCache.key('serializer', rounding, json)
+  const cached = cache?.get(key)
   if (cached !== undefined) return serializerFromFactory(cached, rounding)
   const code = serializerCode(schema, opts)
   if (code === undefined) return undefined
-  cache.put(key, serializerParams, code.source)
-  return compiledSerializer(code.source, rounding)
+  cache?.put(key, serializerParams, code.source)
+  // the interpreter reads the JSON copy, where a sub-schema object met twice is two objects, which would name another
+  // path in an error (serializer-interpreter.ts): such a schema is compiled now
+  if (code.reusesSchemas) return compiledSerializer(code.source, rounding)
+  return tieredSerializer(JSON.parse(json) as JsonSchema, rounding, code.source)
 }
 
 /** What fast-json-stringify's standalone code requires: its own runtime. */

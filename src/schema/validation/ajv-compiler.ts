@@ -10,7 +10,10 @@ import type { Options as AjvOptions } from 'ajv'
 import type addFormatsPlugin from 'ajv-formats'
 import { lazyModule } from '../../core/lazy-module'
 import { canDefer, deferredValidator, type DeferredCompilations } from './lazy-validator'
-import { instantiateValidator, validatorCode, validatorFromCachedFactory, validatorParams } from './generated-validator'
+import { tieredValidator } from './tiered-validator'
+import { validatorCode, validatorFromCachedFactory, validatorParams } from './generated-validator'
+import { generatorCovers } from './validator-subset'
+import { defaultFormats } from './validator-runtime'
 import { CompileCache } from '../compile-cache'
 import { compilableEntryBody, isJsonData, moduleEntryParams } from '../cached-module'
 import { ajvConfigurationKey, standaloneSource, validatorFromAjvEntry } from './ajv-standalone'
@@ -132,25 +135,28 @@ function usesBaseline (options: AjvServerOptions): boolean {
 }
 
 /**
- * The generator's validator for a schema it covers and Ajv's meta-schema accepts, else undefined. Works on the JSON
- * copy (`json`), as deferred compilation does.
+ * Enclave's own validator for a schema its generator covers and Ajv's meta-schema accepts, else undefined. Works on
+ * the JSON copy (`json`), as deferred compilation does. From a compile cache that holds its code, the generated
+ * validator; otherwise the tiered one (tiered-validator.ts), which compiles the code once the route is used, and the
+ * code is recorded in the cache for the next start.
  */
-function generatedValidator (json: string, schema: unknown, ajv: () => Ajv, cache: CompileCache | null): ValidationFunction | undefined {
+function subsetValidator (json: string, schema: unknown, ajv: () => Ajv, cache: CompileCache | null): ValidationFunction | undefined {
   // an entry exists only for a schema that passed every check below under this very generator (the pack's fingerprint)
   const key = cache === null ? '' : CompileCache.key('validator', 'baseline', json)
   const cached = cache?.get(key)
   if (cached !== undefined) return validatorFromCachedFactory(cached, json)
-  const copy = JSON.parse(json)
-  const code = validatorCode(copy)
-  if (code === undefined) return undefined
+  const copy = JSON.parse(json) as JsonSchema
+  if (!generatorCovers(copy, defaultFormats())) return undefined
   try {
     // strict mode rejects what the meta-schema does; such a schema goes to Ajv, which reports it at ready
     if (ajv().validateSchema(schema as object) !== true) return undefined
   } catch {
     return undefined
   }
-  cache?.put(key, validatorParams, code.source)
-  return instantiateValidator(code, copy)
+  if (cache === null) return tieredValidator(copy)
+  const code = validatorCode(copy)!
+  cache.put(key, validatorParams, code.source)
+  return tieredValidator(copy, code)
 }
 
 /**
@@ -215,7 +221,7 @@ export const buildDefaultValidator = (externalSchemas: JsonSchema, ajvOptions: A
       const hit = compiled.get(key)
       if (hit !== undefined) return hit
     }
-    let validate = generate && key !== undefined ? generatedValidator(key, schema, ajv, cache) : undefined
+    let validate = generate && key !== undefined ? subsetValidator(key, schema, ajv, cache) : undefined
     if (validate === undefined && key !== undefined && configuration !== null && isJsonData(schema)) {
       validate = cachedAjvValidator(cache as CompileCache, configuration, key, ajv)
     }

@@ -8,6 +8,7 @@ import { describe, test } from 'node:test'
 import assert from 'node:assert/strict'
 import { buildAjv } from '../../../src/schema/validation/ajv-compiler'
 import { instantiateValidator, validatorCode, validatorFromCachedFactory, validatorParams } from '../../../src/schema/validation/generated-validator'
+import { tieredValidator } from '../../../src/schema/validation/tiered-validator'
 import { interpretValidator } from '../../../src/schema/validation/validator-interpreter'
 import { enclave, mulberry32 } from '../../helpers'
 
@@ -22,13 +23,16 @@ function agree (schema: Record<string, any>, inputs: unknown[]): number {
   const generated = instantiateValidator(code, structuredClone(schema)) as any
   // as a warm start makes it: the factory from the compile cache, given the schema's JSON
   const fromCache = validatorFromCachedFactory(new Function(validatorParams, code.source) as any, JSON.stringify(schema)) as any
+  // as a start without that makes it: on the interpreter until the route is used, given the schema's JSON copy
+  const tiered = tieredValidator(JSON.parse(JSON.stringify(schema))) as any
   // the interpreter, on the same JSON copy a route's validator gets
   const interpreted = interpretValidator(JSON.parse(JSON.stringify(schema))) as any
   const reference = ajv.compile(structuredClone(schema)) as any
   assert.deepEqual(warnings, [], `Ajv warned about ${JSON.stringify(schema)}`)
   assert.deepEqual(fromCache.schema, schema)
+  assert.deepEqual(tiered.schema, schema)
   let valid = 0
-  for (const [ours, input] of [generated, fromCache, interpreted].flatMap((ours) => inputs.map((input) => [ours, input]))) {
+  for (const [ours, input] of [generated, fromCache, interpreted, tiered].flatMap((ours) => inputs.map((input) => [ours, input]))) {
     const mine = { value: structuredClone(input) }
     const theirs = { value: structuredClone(input) }
     // through `parentData`, as Ajv stores a coerced root value
