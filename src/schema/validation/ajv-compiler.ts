@@ -11,7 +11,8 @@ import type addFormatsPlugin from 'ajv-formats'
 import { lazyModule } from '../../core/lazy-module'
 import { canDefer, deferredValidator, type DeferredCompilations } from './lazy-validator'
 import { tieredValidator } from './tiered-validator'
-import { validatorCode, validatorFromCachedFactory, validatorParams } from './generated-validator'
+import { validatorFromCachedFactory, validatorParams } from './generated-validator'
+import { generateValidator } from './validator-generator'
 import { generatorCovers } from './validator-subset'
 import { defaultFormats } from './validator-runtime'
 import { CompileCache } from '../compile-cache'
@@ -154,7 +155,7 @@ function subsetValidator (json: string, schema: unknown, ajv: () => Ajv, cache: 
     return undefined
   }
   if (cache === null) return tieredValidator(copy)
-  const code = validatorCode(copy)!
+  const code = generateValidator(copy, defaultFormats)
   cache.put(key, validatorParams, code.source)
   return tieredValidator(copy, code)
 }

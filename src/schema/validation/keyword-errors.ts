@@ -5,6 +5,10 @@
  */
 export type KeywordError = [keyword: string, params: Record<string, unknown>, message: string]
 
+/** A property name as a JSON Pointer token (`instancePath`), and as one in a URI fragment (`schemaPath`). */
+export const escapePointer = (name: string): string => name.replace(/~/g, '~0').replace(/\//g, '~1')
+export const escapeFragment = (name: string): string => encodeURIComponent(escapePointer(name))
+
 /** What a limit keyword requires of the value: Ajv's `comparison` param. */
 export const comparisons: Record<string, '<=' | '>=' | '<' | '>'> = {
   maximum: '<=',

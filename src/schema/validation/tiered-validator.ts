@@ -12,8 +12,9 @@
 import type { JsonSchema } from '../../core/types'
 import { kTakesParentData, type ValidationFunction } from './validator-types'
 import { interpretValidator, type InterpretedValidation } from './validator-interpreter'
-import { instantiateValidator, validatorCode } from './generated-validator'
-import type { GeneratedValidatorCode } from './validator-generator'
+import { instantiateValidator } from './generated-validator'
+import { defaultFormats } from './validator-runtime'
+import { generateValidator, type GeneratedValidatorCode } from './validator-generator'
 import { TIER_UP_CALLS } from '../tier-up'
 
 type TieredValidator = ValidationFunction & { errors: unknown, schema: JsonSchema, [kTakesParentData]: true }
@@ -26,7 +27,7 @@ export function tieredValidator (schema: JsonSchema, code?: GeneratedValidatorCo
   let calls = 0
   let current: InterpretedValidation | ValidationFunction = interpretValidator(schema)
   const validate = function validateTiered (data: unknown, options?: unknown): unknown {
-    if (++calls === TIER_UP_CALLS) current = instantiateValidator(code ?? validatorCode(schema)!, schema)
+    if (++calls === TIER_UP_CALLS) current = instantiateValidator(code ?? generateValidator(schema, defaultFormats), schema)
     const valid = current(data, options as undefined)
     validate.errors = current.errors
     return valid

@@ -21,7 +21,7 @@
  */
 import type { JsonSchema } from '../../core/types'
 import { hasRules, type FormatDefinition } from './validator-subset'
-import { comparisons, constMessage, enumMessage, keywordErrors, type KeywordError } from './keyword-errors'
+import { comparisons, constMessage, enumMessage, escapeFragment, escapePointer, keywordErrors, type KeywordError } from './keyword-errors'
 
 /** Where a value being validated lives in the generated code. */
 interface Place {
@@ -37,8 +37,6 @@ interface Place {
   schemaRef: string
 }
 
-const escapePointer = (name: string): string => name.replace(/~/g, '~0').replace(/\//g, '~1')
-const escapeFragment = (name: string): string => encodeURIComponent(escapePointer(name))
 const literal = (value: unknown): string => JSON.stringify(value)
 
 /** A failure the code reports by number: its schema path, keyword, params (copied for each error) and message. */

@@ -18,7 +18,7 @@
 import type { JsonSchema } from '../../core/types'
 import type { FormatDefinition } from './validator-subset'
 import { coerce, defaultFormats, equal, hasType, invalid, ucs2length } from './validator-runtime'
-import { constMessage, duplicateItemsMessage, enumMessage, keywordErrors, type KeywordError } from './keyword-errors'
+import { constMessage, duplicateItemsMessage, enumMessage, escapeFragment, escapePointer, keywordErrors, type KeywordError } from './keyword-errors'
 
 /** A validation function as Ajv's: `errors` holds the one error of the last call that failed. */
 export interface InterpretedValidation {
@@ -87,8 +87,6 @@ function passesAt (schema: JsonSchema, container: Data, key: string | number, v:
   if (coerced !== value) container[key] = coerced
   return passes(schema, coerced, v)
 }
-
-const escapePointer = (name: string): string => name.replace(/~/g, '~0').replace(/\//g, '~1')
 
 /** The limit keywords, as Ajv writes them: `isNaN` included (a coerced value is finite anyway). */
 function passesNumber (schema: JsonSchema, data: number, v: Validation): boolean {
@@ -186,7 +184,7 @@ function passesObject (schema: JsonSchema, data: Record<string, unknown>, v: Val
   for (const name in properties) {
     const property = properties[name]
     if (property === true || data[name] === undefined || passesAt(property, data, name, v)) continue
-    return within(v, '/' + escapePointer(name), '/properties/' + encodeURIComponent(escapePointer(name)))
+    return within(v, '/' + escapePointer(name), '/properties/' + escapeFragment(name))
   }
   return true
 }
