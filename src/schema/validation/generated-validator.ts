@@ -7,7 +7,6 @@
  */
 import type { JsonSchema } from '../../core/types'
 import { kTakesParentData, type ValidationFunction } from './validator-types'
-import { generatorCovers } from './validator-subset'
 import { coerce, defaultFormats, equal, invalid, ucs2length } from './validator-runtime'
 import { generateValidator, type FailSite, type GeneratedValidatorCode } from './validator-generator'
 
@@ -43,12 +42,6 @@ const runtime = {
   get ucs2length () { return ucs2length() },
   get equal () { return equal() },
   get formats () { return defaultFormats() }
-}
-
-/** The generator's code for `schema`, or undefined when the schema is outside what it reproduces exactly. */
-export function validatorCode (schema: JsonSchema): GeneratedValidatorCode | undefined {
-  const formats = defaultFormats()
-  return generatorCovers(schema, formats) ? generateValidator(schema, defaultFormats) : undefined
 }
 
 /** The parameters of the generated source's factory. */
